@@ -1,0 +1,82 @@
+// The reference interpreter: its output defines vyre 0.4.0 semantics bit for
+// bit (pinned spec sections 1-5). It validates the program, runs it on an
+// explicit grid, and reports what makes a run non-conforming: data races,
+// barriers reached by part of a workgroup, out-of-bounds accesses.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spec/ir/host_abi.h"
+#include "spec/ir/program.h"
+#include "spec/support/result.h"
+
+namespace vyre::reference {
+
+/// Order in which workgroups and invocations are interleaved. For a race-free
+/// program every schedule gives identical bytes.
+struct Schedule {
+  enum class Kind : uint8_t { Canonical, Reversed, Random };
+  Kind kind = Kind::Canonical;
+  uint64_t seed = 0;  ///< Used by Random.
+};
+
+/// Knobs of one run.
+struct RunOptions {
+  Schedule schedule;
+  /// Race and divergent-barrier observers; off for speed.
+  bool checks = true;
+  /// Any out-of-bounds access is a violation, not just counted.
+  bool strict_oob = false;
+  /// Lane-operations before the run stops with an error (non-termination).
+  uint64_t step_budget = uint64_t{1} << 34;
+  /// Largest total invocation count accepted.
+  uint64_t max_invocations = uint64_t{1} << 26;
+  /// Largest total buffer memory (inputs + workgroup) accepted.
+  uint64_t max_memory_bytes = uint64_t{1} << 31;
+};
+
+/// Out-of-bounds accesses of one run, per kind.
+struct OobCounts {
+  uint64_t loads = 0;
+  uint64_t stores = 0;
+  uint64_t atomics = 0;
+  uint64_t total() const { return loads + stores + atomics; }
+};
+
+/// Something that makes the program non-conforming on this input.
+struct Violation {
+  enum class Kind : uint8_t { DataRace, DivergentBarrier, OutOfBounds };
+  Kind kind;
+  /// Full explanation: buffer, index, invocations and node involved.
+  std::string message;
+  std::string buffer;
+  uint64_t index = 0;
+  /// Global invocation ids (x, y, z) involved; two for a race.
+  std::vector<std::array<uint32_t, 3>> invocations;
+  SourceLoc loc;
+};
+
+/// Outputs and verdicts of one run.
+struct RunResult {
+  /// Bytes of every ReadWrite buffer after the dispatch.
+  BufferSet outputs;
+  OobCounts oob;
+  std::vector<Violation> violations;
+  /// Lane-operations executed (expression and statement evaluations x lanes).
+  uint64_t lane_ops = 0;
+  bool conforming() const { return violations.empty(); }
+};
+
+/// Validates and runs `program`. Errors: invalid program, missing or
+/// wrongly sized inputs, a zero or oversized grid, memory past the limits,
+/// or the step budget exhausted.
+Result<RunResult> run(const Program& program, const BufferSet& inputs, const Grid& grid,
+                      const RunOptions& options = {});
+
+/// Name of a violation kind ("data race", ...).
+std::string_view name_of(Violation::Kind kind);
+
+}  // namespace vyre::reference
