@@ -8,6 +8,7 @@
 
 #include "spec/ir/host_abi.h"
 #include "spec/ir/program.h"
+#include "spec/ir/test_case.h"
 #include "spec/support/result.h"
 
 namespace vyre {
@@ -17,18 +18,6 @@ Result<Program> parse_program(std::string_view text);
 
 /// Canonical text of a program.
 std::string print_program(const Program& program);
-
-/// A test case: a program, the grid it is dispatched on, its input buffers, and
-/// either the expected output buffers or "expect the reference".
-struct TestCase {
-  std::string name;
-  Program program;
-  Grid grid;
-  /// Every non-workgroup buffer's initial bytes.
-  BufferSet inputs;
-  /// Expected ReadWrite buffers; nullopt means "the reference interpreter's output".
-  std::optional<BufferSet> expected;
-};
 
 /// Parses one test case.
 Result<TestCase> parse_case(std::string_view text);
