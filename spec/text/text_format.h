@@ -2,6 +2,8 @@
 // Printing is canonical: parse(print(p)) == p for every program.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +14,20 @@
 #include "spec/support/result.h"
 
 namespace vyre {
+
+/// Largest text parse_program and parse_case accept (32 MiB); past it they fail
+/// at once, so memory and time stay bounded.
+inline constexpr size_t kMaxTextBytes = size_t{32} << 20;
+
+/// Deepest nesting of statement bodies plus expressions the parser accepts.
+/// Far above the validator's limits (V018: 64, V030: 128) so that it can report
+/// them, and low enough that the recursive parser, printer, equality and
+/// destructors stay well inside the stack.
+inline constexpr uint32_t kMaxTextNesting = 512;
+
+/// Most bytes of buffer data (inputs and expectations together) one case may
+/// describe (64 MiB), so `zeros 4000000000` is an error, not an allocation.
+inline constexpr size_t kMaxCaseDataBytes = size_t{64} << 20;
 
 /// Parses one program. Errors carry line:col and say what was expected.
 Result<Program> parse_program(std::string_view text);

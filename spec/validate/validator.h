@@ -13,6 +13,17 @@
 
 namespace vyre {
 
+/// DEFAULT_MAX_CALL_DEPTH of seed 004: deepest op call chain through
+/// compositions (V017).
+inline constexpr uint32_t kMaxCallDepth = 32;
+/// DEFAULT_MAX_NESTING_DEPTH of seed 004: deepest If/Loop/Block nesting (V018).
+inline constexpr uint32_t kMaxNestingDepth = 64;
+/// DEFAULT_MAX_NODE_COUNT of seed 004: most statement and expression nodes
+/// (V019), counting a shared subexpression once per use.
+inline constexpr uint32_t kMaxNodeCount = 100000;
+/// DEFAULT_MAX_EXPR_DEPTH: deepest expression tree, a leaf being depth 1 (V030).
+inline constexpr uint32_t kMaxExprDepth = 128;
+
 /// One validation failure: a stable rule id, the exact message, and the
 /// location of the offending node when the program came from text.
 struct Diagnostic {

@@ -1,0 +1,116 @@
+// parse_case against TestCase values written by hand: clauses in any order,
+// every buffer data form decoded to little-endian bytes, and the three kinds
+// of expectation.
+#include <gtest/gtest.h>
+
+#include "spec/ir/builder.h"
+#include "spec/text/text_format.h"
+
+namespace vyre {
+namespace {
+
+using namespace build;
+
+TestCase parsed(std::string_view text) {
+  Result<TestCase> result = parse_case(text);
+  EXPECT_TRUE(result.ok()) << result.error().message << " at " << result.error().loc.line << ":"
+                           << result.error().loc.col << "\n"
+                           << text;
+  return result.ok() ? std::move(result).value() : TestCase{};
+}
+
+TEST(ParseCase, TheBriefsExample) {
+  TestCase tc = parsed(R"(
+    case "add_one" {
+      program {
+        workgroup_size(64, 1, 1)
+        buffer input: u32 read_only @0
+        buffer out: u32 read_write @1
+        let i = invocation_id.x
+        if lt(i, buflen(input)) {
+          out[i] = add(input[i], 1)
+        }
+      }
+      dispatch(4, 1, 1)
+      input input: u32 [1, 2, 3, 0xFFFFFFFF]
+      input out: zeros 16                 # 16 zero bytes
+      input blob: hex "00ff10"            # raw bytes, any length
+      input poison: fill 16 0xAB          # 16 bytes of 0xAB
+      expect out: u32 [2, 3, 4, 0]
+    })");
+  EXPECT_EQ(tc.name, "add_one");
+  Program program{
+      {storage("input", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+      {64, 1, 1},
+      {let("i", invocation_id(0)),
+       if_(lt(var("i"), buflen("input")),
+           {store("out", var("i"), add(load("input", var("i")), u32(1)))})}};
+  EXPECT_EQ(tc.program, program);
+  EXPECT_EQ(tc.grid, (Grid{{4, 1, 1}}));
+  BufferSet inputs = {
+      {"input", {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF}},
+      {"out", ByteBuffer(16, 0)},
+      {"blob", {0x00, 0xFF, 0x10}},
+      {"poison", ByteBuffer(16, 0xAB)},
+  };
+  EXPECT_EQ(tc.inputs, inputs);
+  ASSERT_TRUE(tc.expected.has_value());
+  EXPECT_EQ(*tc.expected, (BufferSet{{"out", {2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0}}}));
+}
+
+TEST(ParseCase, DataFormsDecodeLittleEndian) {
+  struct Row {
+    const char* data;
+    ByteBuffer bytes;
+  };
+  const Row rows[] = {
+      {"u32 []", {}},
+      {"u32 [0x04030201]", {1, 2, 3, 4}},
+      {"u32 [1,\n 65536]", {1, 0, 0, 0, 0, 0, 1, 0}},
+      {"i32 [-1]", {0xFF, 0xFF, 0xFF, 0xFF}},
+      {"i32 [-2147483648, 2147483647]", {0, 0, 0, 0x80, 0xFF, 0xFF, 0xFF, 0x7F}},
+      {"i32 [0x10]", {0x10, 0, 0, 0}},
+      {"u64 [0x0807060504030201]", {1, 2, 3, 4, 5, 6, 7, 8}},
+      {"u64 [18446744073709551615]", ByteBuffer(8, 0xFF)},
+      {"hex \"\"", {}},
+      {"hex \"aBcD\"", {0xAB, 0xCD}},
+      {"zeros 0", {}},
+      {"zeros 3", {0, 0, 0}},
+      {"fill 2 0xab", {0xAB, 0xAB}},
+      {"fill 1 7", {7}},
+  };
+  for (const Row& row : rows) {
+    std::string text =
+        "case \"c\" { program {} dispatch(1, 1, 1) input b: " + std::string(row.data) +
+        " expect nothing }";
+    TestCase tc = parsed(text);
+    EXPECT_EQ(tc.inputs["b"], row.bytes) << row.data;
+  }
+}
+
+TEST(ParseCase, ExpectReferenceAndNothing) {
+  TestCase reference = parsed("case \"r\" { program {} dispatch(1, 1, 1) expect reference }");
+  EXPECT_FALSE(reference.expected.has_value());
+  TestCase nothing = parsed("case \"n\" { program {} dispatch(1, 1, 1) expect nothing }");
+  ASSERT_TRUE(nothing.expected.has_value());
+  EXPECT_TRUE(nothing.expected->empty());
+}
+
+TEST(ParseCase, ClausesInAnyOrderAndQuotedBufferNames) {
+  TestCase tc = parsed(
+      "case \"\\x00 odd \\\"name\\\"\" {\n"
+      "  expect \"reference\": hex \"01\"\n"
+      "  input \"a b\": fill 2 1\n"
+      "  dispatch(7, 8, 9)\n"
+      "  program { workgroup_size(2, 3, 4) }\n"
+      "  expect x: zeros 1\n"
+      "}\n");
+  EXPECT_EQ(tc.name, std::string("\0 odd \"name\"", 12));
+  EXPECT_EQ(tc.grid, (Grid{{7, 8, 9}}));
+  EXPECT_EQ(tc.program.workgroup_size, (std::array<uint32_t, 3>{2, 3, 4}));
+  EXPECT_EQ(tc.inputs, (BufferSet{{"a b", {1, 1}}}));
+  EXPECT_EQ(tc.expected, (BufferSet{{"reference", {1}}, {"x", {0}}}));
+}
+
+}  // namespace
+}  // namespace vyre
