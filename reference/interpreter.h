@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,9 @@ struct RunOptions {
   bool checks = true;
   /// Any out-of-bounds access is a violation, not just counted.
   bool strict_oob = false;
-  /// Lane-operations before the run stops with an error (non-termination).
+  /// Steps before the run stops with an error (non-termination): each
+  /// lane-operation is a step, and each statement or loop iteration costs 16
+  /// more, so that narrow runs (one lane looping) also stop in bounded time.
   uint64_t step_budget = uint64_t{1} << 34;
   /// Largest total invocation count accepted.
   uint64_t max_invocations = uint64_t{1} << 26;
@@ -75,6 +78,19 @@ struct RunResult {
 /// or the step budget exhausted.
 Result<RunResult> run(const Program& program, const BufferSet& inputs, const Grid& grid,
                       const RunOptions& options = {});
+
+/// A check hooked onto the interpreter (reference/observers/observer.h).
+class Observer;
+
+/// Runs `program` without validating it, with `extra_observers` notified
+/// after the standard ones (reference/observers/observer.h). For tools that
+/// watch a run and for tests of the dynamic checks: the validator's static
+/// V010 is conservative, so only a program it rejects can reach a barrier
+/// with part of a workgroup. Anything the interpreter cannot execute (wrong
+/// types, unknown names, runaway nesting) is still an Error, never a crash.
+Result<RunResult> run_unvalidated(const Program& program, const BufferSet& inputs, const Grid& grid,
+                                  const RunOptions& options = {},
+                                  std::span<Observer* const> extra_observers = {});
 
 /// Name of a violation kind ("data race", ...).
 std::string_view name_of(Violation::Kind kind);

@@ -1,0 +1,132 @@
+// The mutable state of the lockstep core while it runs one batch of lanes: the
+// register file of lane vectors (structure of arrays: register r holds one
+// u32 per lane), the active mask, the memory of every buffer, counters, and
+// the observers to notify. Compiled nodes (lane_expr.h, lane_stmt.h) read and
+// write nothing else.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "reference/exec/lane_schedule.h"
+#include "reference/interpreter.h"
+#include "reference/observers/observer.h"
+#include "spec/ir/program.h"
+
+namespace vyre::reference {
+
+/// A register: a permanent one (ids, constants, variables, masks) or a
+/// temporary of the statement being evaluated.
+struct Reg {
+  uint32_t index = 0;
+  bool temp = false;
+};
+
+/// One buffer's addressable elements during a run: read-only buffers are read
+/// in place from the host bytes, ReadWrite ones are edited in the output
+/// bytes, workgroup ones in memory zeroed per workgroup. Words go through
+/// memcpy, so host bytes need no alignment.
+struct BufferMemory {
+  const uint8_t* data = nullptr;
+  /// Null for ReadOnly and Uniform buffers (the compiler allows no writes).
+  uint8_t* writable = nullptr;
+  /// Addressable elements; always below 2^32 (checked before the run).
+  uint64_t elements = 0;
+  uint32_t words_per_element = 1;
+  /// Bool elements: a load yields word != 0 (SEMANTICS S2).
+  bool is_bool = false;
+  /// Some observer wants this buffer's in-bounds accesses.
+  bool watched = false;
+
+  /// Word `w` of the buffer (little-endian, as on the host).
+  uint32_t word(size_t w) const {
+    uint32_t v;
+    std::memcpy(&v, data + w * 4, sizeof v);
+    return v;
+  }
+  /// Sets word `w` of a writable buffer.
+  void set_word(size_t w, uint32_t v) const { std::memcpy(writable + w * 4, &v, sizeof v); }
+};
+
+/// Budget steps charged per statement or loop iteration on top of its
+/// lane-operations: roughly what running one node costs, in lane-operations.
+inline constexpr uint64_t kStepsPerNode = 16;
+
+/// Why a run stopped before finishing.
+enum class StopReason : uint8_t { None, StepBudget };
+
+/// Everything the compiled nodes touch while a batch runs.
+struct BatchState {
+  /// Lanes per register; a batch uses the first `lanes` of them.
+  uint32_t width = 0;
+  uint32_t lanes = 0;
+  /// Register file: `permanent` registers, then the temporaries.
+  uint32_t* file = nullptr;
+  uint32_t permanent = 0;
+
+  /// Current active mask (0 or ~0 per lane) and its population.
+  uint32_t* mask = nullptr;
+  uint32_t active = 0;
+  /// Lanes that have not executed Return (0 or ~0 per lane).
+  uint32_t* alive = nullptr;
+  /// Number of Return executions so far; enclosing nodes re-mask when it moves.
+  uint64_t returns = 0;
+
+  std::vector<BufferMemory> buffers;
+  /// Linear invocation id per lane (DispatchShape numbering).
+  std::span<const uint32_t> invocation;
+
+  LaneSchedule* schedule = nullptr;
+  uint64_t lane_ops = 0;
+  /// The budget's per-node part (see charge()).
+  uint64_t node_steps = 0;
+  uint64_t step_budget = 0;
+  StopReason stop = StopReason::None;
+  SourceLoc stop_loc;
+  OobCounts oob;
+
+  /// Observers of this run; empty selects the unobserved fast paths.
+  std::span<Observer* const> observers;
+  /// Scratch for AccessEvent lists, `width` entries each.
+  std::vector<uint32_t> event_lanes;
+  std::vector<uint32_t> event_indices;
+
+  /// First word of register r; word k of lane l is at [k * width + l].
+  uint32_t* at(Reg r) const {
+    return file + (static_cast<size_t>(r.temp ? permanent + r.index : r.index) * width);
+  }
+  /// Whether every lane of the batch is active (enables unmasked fast paths).
+  bool full() const { return active == lanes; }
+  /// Makes `m` the active mask and counts its lanes.
+  void set_mask(uint32_t* m) {
+    mask = m;
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < lanes; ++l) n += m[l] & 1u;
+    active = n;
+  }
+  /// Removes returned lanes from `m` (the mask of an enclosing node).
+  void drop_returned(uint32_t* m) const {
+    for (uint32_t l = 0; l < lanes; ++l) m[l] &= alive[l];
+  }
+  /// Charges a statement or loop iteration run by `n` lanes; false once the
+  /// step budget is exhausted. The budget counts lane-operations plus
+  /// kStepsPerNode per node executed, so that a narrow run (one lane looping
+  /// 2^64 times) stops in bounded time too.
+  bool charge(uint64_t n, SourceLoc loc) {
+    lane_ops += n;
+    node_steps += kStepsPerNode;
+    if (lane_ops + node_steps <= step_budget) return true;
+    if (stop == StopReason::None) {
+      stop = StopReason::StepBudget;
+      stop_loc = loc;
+    }
+    return false;
+  }
+  /// The lanes as observers see them.
+  BatchView view() const { return BatchView{invocation.subspan(0, lanes)}; }
+};
+
+}  // namespace vyre::reference

@@ -1,0 +1,36 @@
+// Runs a compiled program over the whole grid in batches of lanes: one
+// workgroup per batch when the program has a Barrier or workgroup buffers,
+// otherwise several whole workgroups side by side (observationally the same:
+// without barriers or shared memory nothing couples invocations except
+// atomics, and lockstep is one valid interleaving of those).
+#pragma once
+
+#include <span>
+
+#include "reference/exec/dispatch_shape.h"
+#include "reference/exec/lane_compiler.h"
+#include "reference/exec/run_checks.h"
+#include "reference/interpreter.h"
+#include "reference/observers/observer.h"
+
+namespace vyre::reference {
+
+/// Lanes a batch aims for when several workgroups may share it: wide enough to
+/// amortise per-node dispatch, small enough for the registers to stay in cache.
+inline constexpr uint32_t kTargetBatchLanes = 2048;
+
+/// What one execution needs beyond the program.
+struct ExecutionPlan {
+  const Program* program = nullptr;
+  DispatchShape shape;
+  BufferSizes sizes;
+  /// Memory the observers will use, for the max_memory_bytes check.
+  uint64_t observer_bytes = 0;
+};
+
+/// Executes `compiled` on `inputs`; violations come from `observers`.
+Result<RunResult> execute(const ExecutionPlan& plan, const LaneProgram& compiled,
+                          const BufferSet& inputs, const RunOptions& options,
+                          std::span<Observer* const> observers);
+
+}  // namespace vyre::reference

@@ -1,0 +1,72 @@
+// Compiled statements of the lockstep core. A statement runs for the lanes of
+// the active mask: If splits the mask into its two arms, Loop iterates while
+// any lane still has iterations left (per-lane bounds), Return clears lanes
+// for good, and Barrier is reported to observers (in lockstep every lane of
+// the workgroup that reaches it arrives together, and all earlier writes are
+// already in memory, so visibility needs no further work).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "reference/exec/lane_expr.h"
+
+namespace vyre::reference {
+
+/// One compiled statement node.
+class LaneStmt {
+ public:
+  explicit LaneStmt(SourceLoc loc) : loc_(loc) {}
+  virtual ~LaneStmt() = default;
+  /// Executes the statement for the active lanes.
+  virtual void exec(BatchState& s) const = 0;
+  SourceLoc loc() const { return loc_; }
+
+ private:
+  SourceLoc loc_;
+};
+
+/// Owned compiled statement.
+using LaneStmtPtr = std::unique_ptr<const LaneStmt>;
+/// A compiled statement list.
+using LaneBody = std::vector<LaneStmtPtr>;
+
+/// Runs statements in order while lanes are active and the budget lasts;
+/// every statement costs one lane-operation per active lane.
+void exec_body(BatchState& s, const LaneBody& body);
+
+/// Registers an If uses for its arms' masks.
+struct BranchRegs {
+  Reg then_mask;
+  Reg else_mask;
+};
+/// Registers a Loop uses: per-lane start and trip count, the iteration's mask
+/// and the loop variable.
+struct LoopRegs {
+  Reg start;
+  Reg trip_count;
+  Reg iteration_mask;
+  Reg variable;
+};
+
+/// let: writes the new local's slot on every lane (a lane outside the mask can
+/// never see this binding, so no blend is needed).
+LaneStmtPtr make_let(Reg slot, LaneExprPtr value, SourceLoc loc);
+/// Assign: writes the binding on active lanes only.
+LaneStmtPtr make_assign(Reg slot, LaneExprPtr value, SourceLoc loc);
+/// buffer[index] = value: index first, then value; lanes apply in schedule order.
+LaneStmtPtr make_store(uint32_t buffer, LaneExprPtr index, LaneExprPtr value, SourceLoc loc);
+/// if cond { then_body } else { otherwise }.
+LaneStmtPtr make_if(LaneExprPtr cond, LaneBody then_body, LaneBody otherwise, BranchRegs regs,
+                    SourceLoc loc);
+/// for var in [from, to) { body } with bounds evaluated once per lane.
+LaneStmtPtr make_loop(LaneExprPtr from, LaneExprPtr to, LaneBody body, LoopRegs regs,
+                      SourceLoc loc);
+/// Ends the active lanes' invocations.
+LaneStmtPtr make_return(SourceLoc loc);
+/// A nested scope (scoping is resolved at compile time).
+LaneStmtPtr make_block(LaneBody body, SourceLoc loc);
+/// Workgroup barrier.
+LaneStmtPtr make_barrier(SourceLoc loc);
+
+}  // namespace vyre::reference

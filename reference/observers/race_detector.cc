@@ -1,0 +1,216 @@
+#include "reference/observers/race_detector.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+namespace vyre::reference {
+namespace {
+
+constexpr size_t kind_index(AccessKind k) {
+  return static_cast<size_t>(k);
+}
+
+/// Kinds of earlier access an access of kind `k` conflicts with: reads with
+/// writes and atomics, writes with everything, atomics with reads and writes.
+constexpr std::array<std::array<bool, 3>, 3> kConflicts = {{
+    /* Read   */ {false, true, true},
+    /* Write  */ {true, true, true},
+    /* Atomic */ {true, true, false},
+}};
+
+std::string_view verb_of(AccessKind k, bool past) {
+  switch (k) {
+    case AccessKind::Read:
+      return past ? "read" : "reads";
+    case AccessKind::Write:
+      return past ? "wrote" : "writes";
+    case AccessKind::Atomic:
+      return past ? "atomically updated" : "atomically updates";
+  }
+  return "";
+}
+
+}  // namespace
+
+RaceDetector::RaceDetector(const Program& program, const DispatchShape& shape,
+                           const std::vector<uint64_t>& element_counts)
+    : program_(program), shape_(shape), buffers_(program.buffers.size()) {
+  for (size_t i = 0; i < buffers_.size(); ++i) {
+    const BufferAccess access = program.buffers[i].access;
+    // Read-only and uniform buffers are never written, so they cannot race.
+    buffers_[i].watched = access == BufferAccess::ReadWrite || access == BufferAccess::Workgroup;
+    buffers_[i].workgroup = access == BufferAccess::Workgroup;
+    buffers_[i].elements = element_counts[i];
+  }
+}
+
+bool RaceDetector::watches(uint32_t index, const BufferDecl&) const {
+  return buffers_[index].watched;
+}
+
+void RaceDetector::on_batch_begin(const BatchView&) {
+  ++phase_;
+  // Each workgroup has its own workgroup memory: accesses of earlier
+  // workgroups to "the same" element touched different memory.
+  for (BufferShadow& b : buffers_) {
+    if (!b.workgroup) continue;
+    for (KindShadow& k : b.kinds) {
+      if (k.latest) std::fill_n(k.latest.get(), b.elements, Access{});
+      k.other.clear();
+    }
+  }
+}
+
+void RaceDetector::on_barrier(const BatchView&, const BarrierEvent&) {
+  ++phase_;
+}
+
+bool RaceDetector::ordered_before_now(const Access& earlier, uint32_t invocation) const {
+  // Only a barrier orders accesses of different invocations, and only within
+  // a workgroup; a barrier since `earlier` means a newer phase now.
+  return earlier.phase < phase_ &&
+         shape_.workgroup_of(earlier.invocation()) == shape_.workgroup_of(invocation);
+}
+
+std::optional<RaceDetector::Access> RaceDetector::conflict(const KindShadow& k, uint32_t index,
+                                                           uint32_t invocation) const {
+  const Access& latest = k.latest[index];
+  // No earlier access at all (`other` exists only after `latest`).
+  if (latest.empty()) return std::nullopt;
+  if (latest.invocation() != invocation && !ordered_before_now(latest, invocation)) return latest;
+  if (k.other.empty()) return std::nullopt;
+  const auto it = k.other.find(index);
+  if (it == k.other.end()) return std::nullopt;
+  const Access& other = it->second;
+  if (other.invocation() != invocation && !ordered_before_now(other, invocation)) return other;
+  return std::nullopt;
+}
+
+// Why two records suffice. Let q be the access being recorded (invocation i,
+// workgroup g, phase P). `latest` becomes q; `other` becomes, among the old
+// records whose invocation differs from i, the one ranked highest by: from a
+// workgroup other than g (2), from g in phase P (1), from g in an older phase
+// (0). Phases grow within a workgroup, and a workgroup runs in one batch, so
+// a later access from g is at a phase >= P and one from any other workgroup is
+// unordered with everything g did. Suppose a later access (invocation j,
+// workgroup w) conflicts with a dropped record d but with neither kept record.
+// Either latest.invocation == j, so w == g and `other` (invocation != j) is
+// ordered before it: it is from g in an older phase, so by the ranking d was
+// too, and is ordered as well. Or `latest` is ordered before it: then w == g,
+// and `other` is from g in an older phase than j's, ranked 0 or 1, so d, not
+// ranked higher, is from g in a phase <= P, hence ordered too. Either way d
+// is not a conflict, a contradiction. Batches of several workgroups have no
+// barriers, so their records are never ordered and any other invocation kept
+// answers the question.
+void RaceDetector::record(KindShadow& k, uint32_t index, uint32_t invocation) {
+  Access& latest = k.latest[index];
+  const Access now{invocation + 1, phase_};
+  if (latest.empty() || latest.invocation() == invocation) {
+    latest = now;
+    return;
+  }
+  const uint32_t group = shape_.workgroup_of(invocation);
+  auto rank = [&](const Access& a) {
+    if (a.empty() || a.invocation() == invocation) return -1;
+    if (shape_.workgroup_of(a.invocation()) != group) return 2;
+    return a.phase == phase_ ? 1 : 0;
+  };
+  Access& other = k.other[index];
+  if (rank(latest) >= rank(other)) other = latest;
+  latest = now;
+}
+
+void RaceDetector::on_access(const BatchView& batch, const AccessEvent& event) {
+  BufferShadow& b = buffers_[event.buffer];
+  const size_t kind = kind_index(event.kind);
+  KindShadow& own = b.kinds[kind];
+  if (!own.latest) {
+    own.latest.reset(static_cast<Access*>(std::calloc(b.elements, sizeof(Access))));
+    if (!own.latest) {
+      out_of_memory_ = true;  // collect() says so; the run stays non-conforming
+      return;
+    }
+  }
+  // Other kinds this access conflicts with that the buffer has seen so far.
+  std::array<const KindShadow*, 2> earlier = {};
+  std::array<AccessKind, 2> earlier_kind = {};
+  size_t n_earlier = 0;
+  for (size_t k = 0; k < 3; ++k) {
+    if (k != kind && kConflicts[kind][k] && b.kinds[k].latest) {
+      earlier_kind[n_earlier] = static_cast<AccessKind>(k);
+      earlier[n_earlier++] = &b.kinds[k];
+    }
+  }
+  const bool conflicts_with_own_kind = kConflicts[kind][kind];
+  for (size_t e = 0; e < event.lanes.size(); ++e) {
+    const uint32_t invocation = batch.invocation[event.lanes[e]];
+    const uint32_t index = event.indices[e];
+    bool raced = false;
+    for (size_t k = 0; k < n_earlier && !raced; ++k) {
+      if (const std::optional<Access> other = conflict(*earlier[k], index, invocation)) {
+        report(event.buffer, index, event.kind, earlier_kind[k], invocation, *other, event.loc);
+        raced = true;
+      }
+    }
+    Access& latest = own.latest[index];
+    if (latest.empty()) {
+      // First access of this kind to the element: nothing to compare or rank.
+      latest = Access{invocation + 1, phase_};
+      continue;
+    }
+    if (!raced && conflicts_with_own_kind) {
+      if (const std::optional<Access> other = conflict(own, index, invocation)) {
+        report(event.buffer, index, event.kind, event.kind, invocation, *other, event.loc);
+      }
+    }
+    record(own, index, invocation);
+  }
+}
+
+void RaceDetector::collect(std::vector<Violation>& out) {
+  log_.append_to(out);
+  if (!out_of_memory_) return;
+  Violation v;
+  v.kind = Violation::Kind::DataRace;
+  v.message =
+      "race detection is incomplete: its shadow memory could not be allocated, so races may "
+      "have gone unseen. Fix: run with less data, or with RunOptions::checks off to skip the check";
+  out.push_back(std::move(v));
+}
+
+void RaceDetector::report(uint32_t buffer, uint32_t index, AccessKind kind, AccessKind earlier_kind,
+                          uint32_t invocation, const Access& earlier, SourceLoc loc) {
+  BufferShadow& b = buffers_[buffer];
+  if (b.reported.empty()) b.reported.resize(b.elements, 0);
+  if (b.reported[index] != 0) return;
+  b.reported[index] = 1;
+  if (!log_.wants_detail()) {
+    log_.count();
+    return;
+  }
+  const std::string& name = program_.buffers[buffer].name;
+  const uint32_t group = shape_.workgroup_of(invocation);
+  const uint32_t earlier_group = shape_.workgroup_of(earlier.invocation());
+  Violation v;
+  v.kind = Violation::Kind::DataRace;
+  v.buffer = name;
+  v.index = index;
+  v.loc = loc;
+  v.invocations = {shape_.invocation_xyz(earlier.invocation()), shape_.invocation_xyz(invocation)};
+  const std::string why =
+      group == earlier_group
+          ? "with no barrier between them in workgroup " + xyz_text(shape_.workgroup_xyz(group))
+          : "and they are in different workgroups (" +
+                xyz_text(shape_.workgroup_xyz(earlier_group)) + " and " +
+                xyz_text(shape_.workgroup_xyz(group)) + "), which cannot synchronise";
+  v.message = "data race on `" + name + "`[" + std::to_string(index) + "]: invocation " +
+              xyz_text(v.invocations[1]) + " " + std::string(verb_of(kind, false)) + " it at " +
+              where_text(loc) + ", invocation " + xyz_text(v.invocations[0]) + " " +
+              std::string(verb_of(earlier_kind, true)) + " it, " + why +
+              "; the result depends on their order. Fix: give each invocation its own elements, "
+              "separate the accesses with a barrier (within a workgroup), or make both atomic";
+  log_.add(std::move(v));
+}
+
+}  // namespace vyre::reference

@@ -1,0 +1,23 @@
+// The parts spec_tables.cc assembles; one source file each.
+#pragma once
+
+#include <vector>
+
+#include "reference/spec_tables/spec_tables.h"
+
+namespace vyre::reference {
+
+/// BinOp, UnOp and AtomicOp tables (operator_cases.cc).
+std::vector<TestCase> operator_cases();
+/// Cast cells (cast_cases.cc).
+std::vector<TestCase> cast_cases();
+/// Ids, barriers, workgroup memory, order of evaluation (execution_cases.cc).
+std::vector<TestCase> execution_cases();
+/// Control flow, wide values, special buffers (control_and_value_cases.cc).
+std::vector<TestCase> control_and_value_cases();
+/// Structural archetypes (structural_cases.cc).
+std::vector<TestCase> structural_cases();
+/// The off-by-one length archetype, also run in strict mode as non-conforming.
+TestCase off_by_one_lengths();
+
+}  // namespace vyre::reference
