@@ -1,0 +1,33 @@
+// The graph archetypes run through the dataflow engine, as host-driven cases
+// a certification run can put on any backend: the engine compiles its
+// programs on the backend and dispatches once per level.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "archetypes/dataflow/dataflow_input.h"
+#include "backends/backend.h"
+#include "spec/ir/host_abi.h"
+#include "spec/support/result.h"
+
+namespace vyre::dataflow {
+
+/// One archetype for the engine (block_mask transfer, sanitizers as metadata).
+struct DataflowCase {
+  /// "dataflow/<archetype>".
+  std::string name;
+  DataflowInput input;
+  /// {"findings": the expected rows, canonical order, 4 words each}, written
+  /// from the archetype's hand-computed verdict.
+  BufferSet canonical_expected;
+
+  /// Runs the engine on `backend`; the canonical outputs in the same form.
+  Result<BufferSet> run(Backend& backend) const;
+};
+
+/// Every dispatching archetype as an engine case, in table order. An error
+/// means an archetype is broken, an internal defect.
+Result<std::vector<DataflowCase>> dataflow_cases();
+
+}  // namespace vyre::dataflow

@@ -1,0 +1,59 @@
+// The dataflow engine (seed 000): level-synchronous multi-source BFS run
+// through the Backend interface. Programs are compiled once per engine; a run
+// dispatches the seed program, then the level program once per level until
+// no node was added (the `changed` flag stays 0) or max_depth is reached.
+// Every input check runs before the first dispatch.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "archetypes/dataflow/dataflow_input.h"
+#include "archetypes/dataflow/transfer_function.h"
+#include "backends/backend.h"
+#include "reference/graph/finding.h"
+#include "spec/support/result.h"
+
+namespace vyre::dataflow {
+
+/// What a run found.
+struct DataflowResult {
+  /// (source, sink, depth, source_idx) rows in canonical order; the taint
+  /// contract's (source, sink, depth) are the first three words.
+  std::vector<graph::Finding> findings;
+  /// Level dispatches made (the seed dispatch not counted).
+  uint32_t levels = 0;
+};
+
+/// An engine bound to one backend and one transfer function.
+class DataflowEngine {
+ public:
+  /// Compiles the seed and level programs on `backend`, which must outlive
+  /// the engine. Errors: the backend rejects a program (e.g. a transfer
+  /// function whose IR does not validate).
+  static Result<DataflowEngine> create(Backend& backend, TransferFunction transfer);
+
+  /// Checks the input (validate_input) and every buffer and grid against the
+  /// backend's probed limits (a limit of 0 means "not reported"), dispatching
+  /// nothing.
+  Result<Ok> check(const DataflowInput& input) const;
+
+  /// Runs the engine. Errors: check() failures, a dispatch status other than
+  /// Ok, malformed outputs from the backend.
+  Result<DataflowResult> run(const DataflowInput& input) const;
+
+  /// The transfer function in use.
+  const TransferFunction& transfer() const { return transfer_; }
+
+ private:
+  DataflowEngine() = default;
+
+  Backend* backend_ = nullptr;
+  Capabilities limits_;
+  TransferFunction transfer_;
+  std::shared_ptr<const CompiledProgram> seed_;
+  std::shared_ptr<const CompiledProgram> level_;
+};
+
+}  // namespace vyre::dataflow

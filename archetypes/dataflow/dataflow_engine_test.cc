@@ -1,0 +1,232 @@
+#include "archetypes/dataflow/dataflow_engine.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "archetypes/dataflow/dataflow_oracle.h"
+#include "archetypes/dataflow/dataflow_programs.h"
+#include "backends/registry.h"
+#include "spec/ir/builder.h"
+#include "spec/validate/validator.h"
+
+namespace vyre::dataflow {
+namespace {
+
+using graph::Finding;
+using ::testing::HasSubstr;
+
+/// Delegates to the reference backend, counting dispatches; its limits and
+/// dispatch status can be overridden to play a smaller or failing device.
+class CountingBackend : public Backend {
+ public:
+  CountingBackend() : inner_(std::move(make_backend("reference").value())) {
+    limits_ = inner_->probe();
+  }
+  std::string name() const override { return "counting"; }
+  Capabilities probe() override { return limits_; }
+  CompileOutcome compile(const Program& p) override { return inner_->compile(p); }
+  DispatchOutcome dispatch(const CompiledProgram& p, const BufferSet& in, const Grid& g) override {
+    ++dispatches;
+    if (fail_with != Status::Ok) return {fail_with, "simulated", {}, {}};
+    return inner_->dispatch(p, in, g);
+  }
+
+  Capabilities limits_;
+  Status fail_with = Status::Ok;
+  int dispatches = 0;
+
+ private:
+  std::unique_ptr<Backend> inner_;
+};
+
+/// 0 (source) -> 1 -> 2 (sink) -> 3 (sink); 0 -> 4 (sink, metadata 1); 4 -> 3.
+DataflowInput example() {
+  DataflowInput in;
+  in.graph =
+      *graph::try_to_csr(5, std::vector<graph::Edge>{{0, 1}, {1, 2}, {2, 3}, {0, 4}, {4, 3}});
+  in.graph.node_data = {1, 0, 2, 2, 2};
+  in.node_metadata = {0, 0, 0, 0, 1};
+  in.sources = {0};
+  return in;
+}
+
+Result<DataflowResult> run(CountingBackend& backend, const DataflowInput& in,
+                           std::string_view transfer = "block_mask") {
+  auto engine = DataflowEngine::create(backend, *make_transfer(transfer));
+  if (!engine) return engine.error();
+  return engine->run(in);
+}
+
+TEST(DataflowEngine, AllowAllFindsEverySinkAtItsShortestDepth) {
+  CountingBackend backend;
+  auto r = run(backend, example(), "allow_all");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  // By hand: 4 at depth 1, 2 at depth 2, 3 at depth 2 (via 4, not 3 via 1, 2).
+  EXPECT_EQ(r->findings, (std::vector<Finding>{{0, 2, 2, 0}, {0, 3, 2, 0}, {0, 4, 1, 0}}));
+  // Levels 0, 1 add nodes; level 2 adds none and ends the run.
+  EXPECT_EQ(r->levels, 3u);
+  EXPECT_EQ(backend.dispatches, 4);
+}
+
+TEST(DataflowEngine, BlockMaskKeepsFactsOutOfMarkedNodes) {
+  CountingBackend backend;
+  auto r = run(backend, example());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  // Node 4 is marked: never entered, so 3 is only reached via 1, 2 at depth 3.
+  EXPECT_EQ(r->findings, (std::vector<Finding>{{0, 2, 2, 0}, {0, 3, 3, 0}}));
+}
+
+TEST(DataflowEngine, MaxDepthStopsTheLevelLoop) {
+  CountingBackend backend;
+  DataflowInput in = example();
+  in.max_depth = 1;
+  auto r = run(backend, in, "allow_all");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->findings, (std::vector<Finding>{{0, 4, 1, 0}}));
+  EXPECT_EQ(r->levels, 1u);
+  in.max_depth = 0;
+  auto zero = run(backend, in, "allow_all");
+  ASSERT_TRUE(zero.ok());
+  EXPECT_TRUE(zero->findings.empty());
+  EXPECT_EQ(zero->levels, 0u);
+}
+
+TEST(DataflowEngine, SourceAndSinkStartAndRepeatedSources) {
+  CountingBackend backend;
+  DataflowInput in = example();
+  in.graph.node_data[0] = 3;
+  in.sources = {0, 2, 0};
+  auto r = run(backend, in, "allow_all");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->findings, (std::vector<Finding>{{0, 0, 0, 0},
+                                               {0, 0, 0, 2},
+                                               {0, 2, 2, 0},
+                                               {0, 2, 2, 2},
+                                               {0, 3, 2, 0},
+                                               {0, 3, 2, 2},
+                                               {0, 4, 1, 0},
+                                               {0, 4, 1, 2},
+                                               {2, 2, 0, 1},
+                                               {2, 3, 1, 1}}));
+}
+
+TEST(DataflowEngine, ACustomTransferFunctionReadsTheSourceId) {
+  // Block edges into node source_id + 2: from source 0, node 2 is closed.
+  using namespace vyre::build;
+  TransferFunction skip_two{
+      "skip_source_plus_two",
+      [](const TransferArgs& a) { return ne(a.target, add(a.source_id, u32(2))); },
+      [](uint32_t source, uint32_t, uint32_t target, uint32_t) -> uint32_t {
+        return target != source + 2 ? 1 : 0;
+      }};
+  CountingBackend backend;
+  auto engine = DataflowEngine::create(backend, skip_two);
+  ASSERT_TRUE(engine.ok()) << engine.error().message;
+  DataflowInput in = example();
+  in.sources = {0, 1};
+  auto r = engine->run(in);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  // Source 0: 4 at 1, 3 at 2 (via 4); 2 is closed. Source 1: 2 at 1, 3 at 2,
+  // except 3 = 1 + 2 is closed for source 1.
+  const std::vector<Finding> by_hand = {{0, 3, 2, 0}, {0, 4, 1, 0}, {1, 2, 1, 1}};
+  EXPECT_EQ(r->findings, by_hand);
+  EXPECT_EQ(*dataflow_oracle(in, skip_two), by_hand);
+}
+
+TEST(DataflowEngine, ATransferWhoseIrDoesNotValidateFailsAtCreate) {
+  TransferFunction broken{"broken", [](const TransferArgs&) { return build::var("undeclared"); },
+                          [](uint32_t, uint32_t, uint32_t, uint32_t) -> uint32_t { return 1; }};
+  CountingBackend backend;
+  auto engine = DataflowEngine::create(backend, broken);
+  ASSERT_FALSE(engine.ok());
+  EXPECT_THAT(engine.error().message, HasSubstr("transfer function 'broken' did not compile"));
+  TransferFunction half{"half", nullptr, nullptr};
+  EXPECT_FALSE(DataflowEngine::create(backend, half).ok());
+}
+
+/// Runs `in` and checks it is refused with `needle` before any dispatch.
+void expect_refused(CountingBackend& backend, const DataflowInput& in, const std::string& needle) {
+  auto r = run(backend, in);
+  ASSERT_FALSE(r.ok()) << needle;
+  EXPECT_THAT(r.error().message, HasSubstr(needle));
+  EXPECT_THAT(r.error().message, HasSubstr("Fix:"));
+  EXPECT_EQ(backend.dispatches, 0) << needle;
+}
+
+TEST(DataflowEngineValidation, MalformedCsrIsRefusedBeforeDispatch) {
+  CountingBackend backend;
+  DataflowInput a = example();
+  a.graph.node_count = UINT32_MAX;
+  expect_refused(backend, a, "offsets.len() == node_count + 1");
+  DataflowInput b = example();
+  b.graph.offsets[2] = 0;
+  expect_refused(backend, b, "non-decreasing");
+  DataflowInput c = example();
+  c.graph.targets[0] = 5;
+  expect_refused(backend, c, "targets[0] = 5");
+}
+
+TEST(DataflowEngineValidation, BadRolesMetadataAndSources) {
+  CountingBackend backend;
+  DataflowInput a = example();
+  a.graph.node_data[1] = 4;
+  expect_refused(backend, a, "node_data[1] = 4 is not a taint role");
+  DataflowInput b = example();
+  b.node_metadata.pop_back();
+  expect_refused(backend, b, "node_metadata has 4 words but the graph has 5 nodes");
+  DataflowInput c = example();
+  c.sources = {0, 5};
+  expect_refused(backend, c, "sources[1] = 5 is outside the graph");
+}
+
+TEST(DataflowEngineValidation, SourceTimesNodeCountOverflow) {
+  CountingBackend backend;
+  DataflowInput in;
+  in.graph = *graph::to_csr(1u << 20, {});
+  in.sources.assign(4097, 0);
+  expect_refused(backend, in, "source_count * node_count = 4097 x 1048576");
+}
+
+TEST(DataflowEngineValidation, OutputCapacityOverflow) {
+  CountingBackend backend;
+  DataflowInput in = example();
+  in.sources = {0, 0};
+  in.max_findings = 5;  // 2 sources x 3 sinks = 6 possible
+  expect_refused(backend, in, "output capacity overflow: up to 6 findings");
+}
+
+TEST(DataflowEngineValidation, BackendLimitsAreCheckedBeforeDispatch) {
+  CountingBackend small;
+  small.limits_.max_storage_buffer_bytes = 16;
+  expect_refused(small, example(), "edge_offsets needs 24 bytes, past counting's");
+  CountingBackend narrow;
+  narrow.limits_.max_workgroup_count = {65535, 1, 1};
+  DataflowInput two = example();
+  two.sources = {0, 1};
+  expect_refused(narrow, two, "max_workgroup_count = 65535 x 1");
+}
+
+TEST(DataflowEngine, DispatchFailuresAreReportedWithTheirStatus) {
+  CountingBackend backend;
+  backend.fail_with = Status::DeviceLost;
+  auto r = run(backend, example());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("seed dispatch failed: device lost: simulated"));
+}
+
+TEST(DataflowEngine, ProgramsShareOneInterface) {
+  const Program seed = seed_program();
+  const Program level = level_program(*make_transfer("allow_all"));
+  EXPECT_EQ(seed.buffers, level.buffers);
+  for (const Program& p : {seed, level, level_program(*make_transfer("block_mask")),
+                           level_program(*make_transfer("forward_only"))}) {
+    const std::vector<Diagnostic> diagnostics = validate(p);
+    EXPECT_TRUE(diagnostics.empty()) << diagnostics.front().message;
+  }
+  EXPECT_EQ(seed.workgroup_size, (std::array<uint32_t, 3>{64, 1, 1}));
+}
+
+}  // namespace
+}  // namespace vyre::dataflow

@@ -1,0 +1,192 @@
+#include "generators/graph_gen.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "reference/graph/node_label.h"
+
+namespace vyre::gen {
+namespace {
+
+using graph::Edge;
+using graph::NodeRole;
+
+/// The shrinkable numbers a sample is made of.
+struct Recipe {
+  uint32_t nodes = 1;
+  std::vector<std::pair<uint32_t, uint32_t>> raw_edges;
+  std::vector<NodeRole> roles;
+  std::vector<uint32_t> raw_sources;
+  uint32_t max_depth = UINT32_MAX;
+};
+
+/// Roles shrink towards Normal, the first (and most frequent) element.
+rc::Gen<NodeRole> role_gen() {
+  return rc::gen::weightedElement<NodeRole>({{12, NodeRole::Normal},
+                                             {3, NodeRole::Source},
+                                             {3, NodeRole::Sink},
+                                             {1, NodeRole::SourceSink},
+                                             {2, NodeRole::Sanitizer}});
+}
+
+rc::Gen<uint32_t> max_depth_gen() {
+  return rc::gen::weightedOneOf<uint32_t>(
+      {{3, rc::gen::just<uint32_t>(UINT32_MAX)}, {2, rc::gen::inRange<uint32_t>(0, 9)}});
+}
+
+rc::Gen<Recipe> recipe_gen(uint32_t max_nodes) {
+  return rc::gen::build<Recipe>(
+      rc::gen::set(&Recipe::nodes, rc::gen::inRange<uint32_t>(1, max_nodes + 1)),
+      rc::gen::set(&Recipe::raw_edges,
+                   rc::gen::container<std::vector<std::pair<uint32_t, uint32_t>>>(rc::gen::pair(
+                       rc::gen::arbitrary<uint32_t>(), rc::gen::arbitrary<uint32_t>()))),
+      rc::gen::set(&Recipe::roles, rc::gen::container<std::vector<NodeRole>>(role_gen())),
+      rc::gen::set(&Recipe::raw_sources,
+                   rc::gen::resize(8, rc::gen::container<std::vector<uint32_t>>(
+                                          rc::gen::arbitrary<uint32_t>()))),
+      rc::gen::set(&Recipe::max_depth, max_depth_gen()));
+}
+
+std::vector<Edge> sparse_edges(const Recipe& r) {
+  std::vector<Edge> edges;
+  for (const auto& [a, b] : r.raw_edges) edges.push_back({a % r.nodes, b % r.nodes});
+  return edges;
+}
+
+/// Each new node links to 1-3 endpoints of earlier edges, chosen by the raw
+/// numbers, so popular nodes gain edges faster (preferential attachment).
+std::vector<Edge> power_law_edges(const Recipe& r) {
+  std::vector<Edge> edges;
+  std::vector<uint32_t> endpoints = {0};
+  size_t raw = 0;
+  auto next_raw = [&]() {
+    const auto& e = r.raw_edges;
+    const uint32_t v =
+        e.empty() ? 0
+                  : (raw % 2 == 0 ? e[(raw / 2) % e.size()].first : e[(raw / 2) % e.size()].second);
+    ++raw;
+    return v;
+  };
+  for (uint32_t node = 1; node < r.nodes; ++node) {
+    const uint32_t links = 1 + next_raw() % 3;
+    for (uint32_t k = 0; k < links; ++k) {
+      const uint32_t hub = endpoints[next_raw() % endpoints.size()];
+      // Alternate directions so hubs have both in- and out-edges.
+      edges.push_back(k % 2 == 0 ? Edge{node, hub} : Edge{hub, node});
+      endpoints.push_back(hub);
+      endpoints.push_back(node);
+    }
+  }
+  return edges;
+}
+
+std::vector<Edge> dag_edges(const Recipe& r) {
+  std::vector<Edge> edges;
+  for (const auto& [a, b] : r.raw_edges) {
+    const uint32_t x = a % r.nodes, y = b % r.nodes;
+    if (x != y) edges.push_back({std::min(x, y), std::max(x, y)});
+  }
+  return edges;
+}
+
+std::vector<Edge> chain_edges(const Recipe& r) {
+  std::vector<Edge> edges;
+  for (uint32_t i = 0; i + 1 < r.nodes; ++i) edges.push_back({i, i + 1});
+  // A few forward shortcuts make some depths shorter than the path position.
+  for (size_t k = 0; k < r.raw_edges.size() && k < 4; ++k) {
+    const uint32_t x = r.raw_edges[k].first % r.nodes, y = r.raw_edges[k].second % r.nodes;
+    if (x < y) edges.push_back({x, y});
+  }
+  return edges;
+}
+
+/// All ordered pairs but the few the raw edges name, which shrink away.
+std::vector<Edge> clique_edges(const Recipe& r) {
+  std::vector<Edge> missing;
+  for (const auto& [a, b] : r.raw_edges) missing.push_back({a % r.nodes, b % r.nodes});
+  std::vector<Edge> edges;
+  for (uint32_t a = 0; a < r.nodes; ++a) {
+    for (uint32_t b = 0; b < r.nodes; ++b) {
+      if (a == b) continue;
+      if (std::find(missing.begin(), missing.end(), Edge{a, b}) == missing.end()) {
+        edges.push_back({a, b});
+      }
+    }
+  }
+  return edges;
+}
+
+struct ShapeRow {
+  GraphShape shape;
+  std::string_view name;
+  uint32_t max_nodes;
+  std::vector<Edge> (*edges)(const Recipe&);
+};
+
+constexpr std::array kShapes = {
+    ShapeRow{GraphShape::SparseRandom, "sparse_random", 64, sparse_edges},
+    ShapeRow{GraphShape::PowerLaw, "power_law", 64, power_law_edges},
+    ShapeRow{GraphShape::Dag, "dag", 64, dag_edges},
+    ShapeRow{GraphShape::LongChain, "long_chain", 300, chain_edges},
+    ShapeRow{GraphShape::DenseClique, "dense_clique", 20, clique_edges},
+};
+
+constexpr std::array kShapeValues = {GraphShape::SparseRandom, GraphShape::PowerLaw,
+                                     GraphShape::Dag, GraphShape::LongChain,
+                                     GraphShape::DenseClique};
+
+const ShapeRow& row_of(GraphShape shape) {
+  return kShapes[static_cast<size_t>(shape)];
+}
+
+GraphSample sample_of(GraphShape shape, const Recipe& r) {
+  const std::vector<Edge> edges = row_of(shape).edges(r);
+  GraphSample s;
+  // Every edge end is reduced modulo the node count, so nothing is dropped.
+  s.graph = *graph::to_csr(r.nodes, edges);
+  for (uint32_t n = 0; n < r.nodes && n < r.roles.size(); ++n) {
+    s.graph.node_data[n] = graph::make_label(r.roles[n], static_cast<uint16_t>(n));
+  }
+  for (uint32_t raw : r.raw_sources) s.sources.push_back(raw % r.nodes);
+  s.max_depth = r.max_depth;
+  s.shape = row_of(shape).name;
+  return s;
+}
+
+}  // namespace
+
+std::span<const GraphShape> all_graph_shapes() {
+  return kShapeValues;
+}
+
+std::string_view name_of(GraphShape shape) {
+  return row_of(shape).name;
+}
+
+rc::Gen<GraphSample> graph_sample(GraphShape shape) {
+  return rc::gen::map(recipe_gen(row_of(shape).max_nodes),
+                      [shape](const Recipe& r) { return sample_of(shape, r); });
+}
+
+rc::Gen<GraphSample> any_graph_sample() {
+  return rc::gen::mapcat(rc::gen::elementOf(kShapeValues),
+                         [](GraphShape shape) { return graph_sample(shape); });
+}
+
+void showValue(const GraphSample& s, std::ostream& os) {
+  os << "GraphSample{shape=" << s.shape << ", nodes=" << s.graph.node_count << ", edges=[";
+  for (uint32_t n = 0; n < s.graph.node_count; ++n) {
+    for (uint32_t t : s.graph.neighbors(n)) os << n << "->" << t << " ";
+  }
+  os << "], roles=[";
+  for (uint32_t n = 0; n < s.graph.node_count; ++n) {
+    const NodeRole role = *graph::role_from_bits(graph::role_bits(s.graph.node_data[n]));
+    if (role != NodeRole::Normal) os << n << ":" << graph::name_of(role) << " ";
+  }
+  os << "], sources=[";
+  for (uint32_t src : s.sources) os << src << " ";
+  os << "], max_depth=" << s.max_depth << "}";
+}
+
+}  // namespace vyre::gen
