@@ -35,6 +35,9 @@ std::string_view name_of(Status s);
 
 /// What a device offers, as probed.
 struct Capabilities {
+  /// Empty when the backend can run programs; otherwise why it cannot (no
+  /// Vulkan loader, no device, ...). The certifier exits 2 on it.
+  std::string unavailable;
   std::string device_name;
   std::string driver;  ///< Driver name and version.
   std::string api;     ///< e.g. "Vulkan 1.3.230".

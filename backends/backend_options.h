@@ -1,0 +1,29 @@
+// Options a backend is created with (make_backend in backends/registry.h). One
+// struct for every backend; each reads the fields that concern it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace vyre {
+
+/// Per-invocation loop iterations a lowered program may run before it is
+/// stopped and the dispatch reported as Status::Timeout (0 = no limit).
+inline constexpr uint32_t kDefaultLoopIterationBudget = uint32_t{1} << 26;
+
+/// How a backend is set up.
+struct BackendOptions {
+  /// Device to use: an index ("1") or a case-insensitive substring of the
+  /// device name ("llvmpipe", "H100"); empty means the first device.
+  std::string device;
+  /// Longest wait for one submission to finish before it counts as hung.
+  std::chrono::milliseconds fence_timeout{10'000};
+  /// See kDefaultLoopIterationBudget.
+  uint32_t loop_iteration_budget = kDefaultLoopIterationBudget;
+  /// Stage every buffer through a host-visible copy even where device memory
+  /// is host-visible (exercises the discrete-GPU path on an integrated one).
+  bool force_staging = false;
+};
+
+}  // namespace vyre

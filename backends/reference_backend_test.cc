@@ -1,0 +1,71 @@
+// The reference adapter: outputs pass through, invalid programs are compile
+// errors, and a non-conforming run is Status::Error carrying the violation.
+#include "backends/reference_backend.h"
+
+#include <gtest/gtest.h>
+
+#include "spec/ir/builder.h"
+
+namespace vyre {
+namespace {
+
+using namespace vyre::build;
+
+ByteBuffer words(std::initializer_list<uint32_t> values) {
+  ByteBuffer bytes;
+  for (uint32_t v : values) {
+    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  return bytes;
+}
+
+TEST(ReferenceBackend, RunsAProgramAndReturnsTheReadWriteBuffers) {
+  auto backend = make_reference_backend({});
+  const Program p{
+      {storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+      {2, 1, 1},
+      {store("out", invocation_id(0), add(load("in", invocation_id(0)), u32(10)))}};
+  CompileOutcome compiled = backend->compile(p);
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  DispatchOutcome run =
+      backend->dispatch(*compiled.program, {{"in", words({1, 2})}, {"out", words({0, 0})}}, Grid{});
+  ASSERT_EQ(run.status, Status::Ok) << run.message;
+  EXPECT_EQ(run.outputs, (BufferSet{{"out", words({11, 12})}}));
+}
+
+TEST(ReferenceBackend, InvalidProgramIsACompileErrorWithTheRuleId) {
+  auto backend = make_reference_backend({});
+  // Stores to a buffer the program does not declare.
+  const Program p{{}, {1, 1, 1}, {store("nowhere", u32(0), u32(1))}};
+  CompileOutcome compiled = backend->compile(p);
+  EXPECT_EQ(compiled.status, Status::CompileError);
+  EXPECT_NE(compiled.message.find("V0"), std::string::npos) << compiled.message;
+}
+
+TEST(ReferenceBackend, DataRaceIsAnErrorNamingTheViolation) {
+  auto backend = make_reference_backend({});
+  // Every invocation writes element 0: a race between workgroups.
+  const Program p{{storage("out", 0, BufferAccess::ReadWrite)},
+                  {1, 1, 1},
+                  {store("out", u32(0), invocation_id(0))}};
+  CompileOutcome compiled = backend->compile(p);
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  DispatchOutcome run =
+      backend->dispatch(*compiled.program, {{"out", words({0})}}, Grid{{2, 1, 1}});
+  EXPECT_EQ(run.status, Status::Error);
+  EXPECT_NE(run.message.find("data race"), std::string::npos) << run.message;
+  EXPECT_TRUE(run.outputs.empty());
+}
+
+TEST(ReferenceBackend, InterpreterErrorIsAnError) {
+  auto backend = make_reference_backend({});
+  const Program p{{storage("out", 0, BufferAccess::ReadWrite)}, {1, 1, 1}, {}};
+  CompileOutcome compiled = backend->compile(p);
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  DispatchOutcome run = backend->dispatch(*compiled.program, {}, Grid{});  // "out" is missing.
+  EXPECT_EQ(run.status, Status::Error);
+  EXPECT_NE(run.message.find("out"), std::string::npos) << run.message;
+}
+
+}  // namespace
+}  // namespace vyre

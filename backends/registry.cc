@@ -1,0 +1,44 @@
+// The backend table: one row per backend, nothing else lists them.
+#include "backends/registry.h"
+
+#include <array>
+#include <string>
+
+#include "backends/reference_backend.h"
+#include "backends/vulkan/vulkan_backend.h"
+
+namespace vyre {
+namespace {
+
+struct BackendRow {
+  std::string_view name;
+  std::unique_ptr<Backend> (*make)(const BackendOptions&);
+};
+
+constexpr std::array<BackendRow, 2> kBackends = {{
+    {"reference", make_reference_backend},
+    {"vulkan", vulkan::make_vulkan_backend},
+}};
+
+}  // namespace
+
+std::vector<std::string_view> backend_names() {
+  std::vector<std::string_view> names;
+  for (const BackendRow& row : kBackends) names.push_back(row.name);
+  return names;
+}
+
+Result<std::unique_ptr<Backend>> make_backend(std::string_view name,
+                                              const BackendOptions& options) {
+  for (const BackendRow& row : kBackends) {
+    if (row.name == name) return row.make(options);
+  }
+  std::string known;
+  for (const BackendRow& row : kBackends) {
+    known += known.empty() ? "" : ", ";
+    known += row.name;
+  }
+  return Error{"unknown backend `" + std::string(name) + "`; known backends: " + known};
+}
+
+}  // namespace vyre

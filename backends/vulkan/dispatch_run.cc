@@ -1,0 +1,246 @@
+// Upload, dispatch and readback of one run.
+#include "backends/vulkan/dispatch_run.h"
+
+#include <cstring>
+#include <vector>
+
+namespace vyre::vulkan {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Vulkan cannot create an empty buffer; an empty input gets this many bytes
+/// and an element count of 0.
+constexpr VkDeviceSize kMinBufferBytes = 16;
+
+VkDeviceSize buffer_bytes(size_t host_bytes) {
+  return std::max<VkDeviceSize>(kMinBufferBytes, (host_bytes + 3) / 4 * 4);
+}
+
+void memory_barrier(const VulkanApi& vk, VkCommandBuffer cmd, VkPipelineStageFlags src_stage,
+                    VkAccessFlags src, VkPipelineStageFlags dst_stage, VkAccessFlags dst) {
+  VkMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  barrier.srcAccessMask = src;
+  barrier.dstAccessMask = dst;
+  vk.vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+/// One bound buffer of the run: its host bytes, the bytes it takes on the
+/// device, where the shader reads it and, when staged, its staging region.
+struct Binding {
+  const ByteBuffer* bytes = nullptr;
+  VkDeviceSize size = 0;
+  DeviceBuffer* device = nullptr;
+  VkDeviceSize staging_offset = 0;
+};
+
+class Run {
+ public:
+  Run(VulkanDevice& device, BufferPool& pool, const DispatchRequest& request)
+      : device_(device), vk_(device.api()), request_(request), buffers_(pool) {}
+
+  DispatchOutcome run() {
+    auto start = Clock::now();
+    if (!upload()) return finish();
+    outcome_.timing.upload_ms = ms_since(start);
+    start = Clock::now();
+    if (!execute()) return finish();
+    outcome_.timing.execute_ms = ms_since(start);
+    start = Clock::now();
+    if (!read_back()) return finish();
+    outcome_.timing.readback_ms = ms_since(start);
+    outcome_.status = Status::Ok;
+    return finish();
+  }
+
+ private:
+  bool fail(Status status, std::string message) {
+    outcome_.status = status;
+    outcome_.message = std::move(message);
+    return false;
+  }
+
+  bool fail(const Error& error) {
+    return fail(buffers_.out_of_memory() ? Status::NotSupported : Status::Error,
+                buffers_.out_of_memory() ? "the device ran out of memory: " + error.message
+                                         : error.message);
+  }
+
+  DispatchOutcome finish() {
+    if (outcome_.status != Status::Ok) outcome_.outputs.clear();
+    return std::move(outcome_);
+  }
+
+  bool submit() {
+    SubmitOutcome submitted = device_.submit_and_wait(request_.fence_timeout);
+    if (submitted.status == Status::Ok) return true;
+    // The hung work may still use this run's buffers: abandon the device
+    // before ~DispatchBuffers could free them.
+    if (submitted.status == Status::Timeout) device_.abandon();
+    return fail(submitted.status, submitted.message);
+  }
+
+  bool upload() {
+    const ShaderInterface& iface = request_.iface;
+    VkDeviceSize staging_bytes = 0;
+    for (const BoundBuffer& b : iface.buffers) {
+      Binding binding;
+      binding.bytes = &request_.inputs.at(b.name);
+      binding.size = buffer_bytes(binding.bytes->size());
+      Result<DeviceBuffer*> buffer = buffers_.create(
+          binding.size, request_.staged ? MemoryPlace::DeviceLocal : MemoryPlace::HostVisible);
+      if (!buffer.ok()) return fail(buffer.error());
+      binding.device = *buffer;
+      binding.staging_offset = staging_bytes;
+      staging_bytes += binding.size;
+      bindings_.push_back(binding);
+    }
+    if (iface.has_control_buffer) {
+      Result<DeviceBuffer*> control = buffers_.create(kMinBufferBytes, MemoryPlace::HostVisible);
+      if (!control.ok()) return fail(control.error());
+      control_ = *control;
+      std::memset(control_->mapped, 0, kMinBufferBytes);
+    }
+    if (!request_.staged) {
+      for (const Binding& b : bindings_) fill(b.device->mapped, b.size, *b.bytes);
+      return true;
+    }
+    if (bindings_.empty()) return true;
+    Result<DeviceBuffer*> staging = buffers_.create(staging_bytes, MemoryPlace::Staging);
+    if (!staging.ok()) return fail(staging.error());
+    staging_ = *staging;
+    Result<VkCommandBuffer> cmd = device_.begin();
+    if (!cmd.ok()) return fail(cmd.error());
+    for (const Binding& b : bindings_) {
+      fill(staging_->mapped + b.staging_offset, b.size, *b.bytes);
+      const VkBufferCopy region{b.staging_offset, 0, b.size};
+      vk_.vkCmdCopyBuffer(*cmd, staging_->buffer, b.device->buffer, 1, &region);
+    }
+    return submit();
+  }
+
+  /// The host bytes, then zeros up to `size`.
+  static void fill(uint8_t* dst, VkDeviceSize size, const ByteBuffer& bytes) {
+    if (!bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
+    std::memset(dst + bytes.size(), 0, size - bytes.size());
+  }
+
+  bool execute() {
+    const ShaderInterface& iface = request_.iface;
+    const Pipeline& pipeline = request_.pipeline;
+    std::vector<VkDescriptorBufferInfo> infos;
+    // Ranges are what the dispatch needs: pooled buffers may be larger.
+    for (const Binding& b : bindings_) infos.push_back({b.device->buffer, 0, b.size});
+    if (control_ != nullptr) infos.push_back({control_->buffer, 0, kMinBufferBytes});
+    std::vector<VkWriteDescriptorSet> writes;
+    for (uint32_t i = 0; i < infos.size(); ++i) {
+      VkWriteDescriptorSet w{};
+      w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+      w.dstSet = pipeline.set;
+      w.dstBinding = i;
+      w.descriptorCount = 1;
+      const bool uniform =
+          i < iface.buffers.size() && iface.buffers[i].access == BufferAccess::Uniform;
+      w.descriptorType =
+          uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      w.pBufferInfo = &infos[i];
+      writes.push_back(w);
+    }
+    if (!writes.empty()) {
+      vk_.vkUpdateDescriptorSets(device_.device(), static_cast<uint32_t>(writes.size()),
+                                 writes.data(), 0, nullptr);
+    }
+    std::vector<uint32_t> counts;
+    for (size_t i = 0; i < iface.buffers.size(); ++i) {
+      counts.push_back(static_cast<uint32_t>(bindings_[i].bytes->size() /
+                                             element_size(iface.buffers[i].element)));
+    }
+
+    Result<VkCommandBuffer> begun = device_.begin();
+    if (!begun.ok()) return fail(begun.error());
+    const VkCommandBuffer cmd = *begun;
+    if (request_.staged) {
+      memory_barrier(
+          vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT);
+    }
+    vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    if (pipeline.set != VK_NULL_HANDLE) {
+      vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1,
+                                  &pipeline.set, 0, nullptr);
+    }
+    if (!counts.empty()) {
+      vk_.vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                             iface.push_constant_bytes(), counts.data());
+    }
+    const auto& g = request_.grid.workgroups;
+    vk_.vkCmdDispatch(cmd, g[0], g[1], g[2]);
+    memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT);
+    if (!submit()) return false;
+    uint32_t control[2] = {0, 0};
+    if (control_ != nullptr) std::memcpy(control, control_->mapped, sizeof control);
+    if (control[1] != 0) {
+      return fail(Status::Error,
+                  "the driver ended a loop before its upper bound (lavapipe stops loops after "
+                  "65535 iterations per invocation); its output would be wrong, so none is "
+                  "returned");
+    }
+    if (control[0] != 0) {
+      return fail(Status::Timeout,
+                  "an invocation ran more than " + std::to_string(iface.loop_iteration_budget) +
+                      " loop iterations (the per-invocation loop iteration budget) and was "
+                      "stopped; raise BackendOptions::loop_iteration_budget if the program "
+                      "really runs that long");
+    }
+    return true;
+  }
+
+  bool read_back() {
+    const ShaderInterface& iface = request_.iface;
+    if (request_.staged && !bindings_.empty()) {
+      Result<VkCommandBuffer> cmd = device_.begin();
+      if (!cmd.ok()) return fail(cmd.error());
+      for (size_t i = 0; i < bindings_.size(); ++i) {
+        if (iface.buffers[i].access != BufferAccess::ReadWrite) continue;
+        const VkBufferCopy region{0, bindings_[i].staging_offset, bindings_[i].size};
+        vk_.vkCmdCopyBuffer(*cmd, bindings_[i].device->buffer, staging_->buffer, 1, &region);
+      }
+      memory_barrier(vk_, *cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+      if (!submit()) return false;
+    }
+    for (size_t i = 0; i < bindings_.size(); ++i) {
+      if (iface.buffers[i].access != BufferAccess::ReadWrite) continue;
+      const Binding& b = bindings_[i];
+      const uint8_t* src = request_.staged ? staging_->mapped + b.staging_offset : b.device->mapped;
+      outcome_.outputs[iface.buffers[i].name] = ByteBuffer(src, src + b.bytes->size());
+    }
+    return true;
+  }
+
+  VulkanDevice& device_;
+  const VulkanApi& vk_;
+  const DispatchRequest& request_;
+  DispatchBuffers buffers_;
+  std::vector<Binding> bindings_;
+  DeviceBuffer* control_ = nullptr;
+  DeviceBuffer* staging_ = nullptr;
+  DispatchOutcome outcome_;
+};
+
+}  // namespace
+
+DispatchOutcome run_dispatch(VulkanDevice& device, BufferPool& pool,
+                             const DispatchRequest& request) {
+  return Run(device, pool, request).run();
+}
+
+}  // namespace vyre::vulkan

@@ -1,0 +1,32 @@
+// One dispatch on a device: upload the inputs, run the pipeline, read back the
+// read_write buffers, with a fence timeout on every submission.
+#pragma once
+
+#include <chrono>
+
+#include "backends/backend.h"
+#include "backends/vulkan/device_buffers.h"
+#include "backends/vulkan/pipeline_cache.h"
+
+namespace vyre::vulkan {
+
+/// What run_dispatch needs; the inputs passed check_inputs and exceeded_limit.
+struct DispatchRequest {
+  const Pipeline& pipeline;
+  const ShaderInterface& iface;
+  const BufferSet& inputs;
+  const Grid& grid;
+  /// Device-local buffers reached through a staging copy, instead of buffers
+  /// the device uses in place.
+  bool staged = false;
+  std::chrono::milliseconds fence_timeout{10'000};
+};
+
+/// Runs the request with buffers from `pool` (of `device`). On
+/// Status::Timeout the device has been abandoned (its buffers stay allocated
+/// for the hung work); on Status::DeviceLost it may be destroyed. setup_ms is
+/// left to the caller.
+DispatchOutcome run_dispatch(VulkanDevice& device, BufferPool& pool,
+                             const DispatchRequest& request);
+
+}  // namespace vyre::vulkan

@@ -1,0 +1,148 @@
+// Building, caching and evicting compute pipelines.
+#include "backends/vulkan/pipeline_cache.h"
+
+#include <vector>
+
+namespace vyre::vulkan {
+
+PipelineCache::~PipelineCache() {
+  if (device_.abandoned()) return;
+  for (const auto& [id, entry] : entries_) destroy(entry.pipeline);
+}
+
+Result<const Pipeline*> PipelineCache::get(uint64_t id, const SpirvWords& spirv,
+                                           const ShaderInterface& iface, bool& built) {
+  ++clock_;
+  built = false;
+  if (auto it = entries_.find(id); it != entries_.end()) {
+    it->second.last_use = clock_;
+    return &it->second.pipeline;
+  }
+  if (entries_.size() >= capacity_) {
+    auto oldest = entries_.begin();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->second.last_use < oldest->second.last_use) oldest = it;
+    }
+    destroy(oldest->second.pipeline);
+    entries_.erase(oldest);
+  }
+  Result<Pipeline> pipeline = build(spirv, iface);
+  if (!pipeline.ok()) return pipeline.error();
+  built = true;
+  Entry& entry = entries_[id];
+  entry.pipeline = *pipeline;
+  entry.last_use = clock_;
+  return &entry.pipeline;
+}
+
+Result<Pipeline> PipelineCache::build(const SpirvWords& spirv, const ShaderInterface& iface) const {
+  const VulkanApi& vk = device_.api();
+  const VkDevice dev = device_.device();
+  Pipeline p;
+  // Destroys whatever was created when a later step fails.
+  struct Cleanup {
+    const PipelineCache* cache;
+    Pipeline* pipeline;
+    bool armed = true;
+    ~Cleanup() {
+      if (armed) cache->destroy(*pipeline);
+    }
+  } cleanup{this, &p};
+
+  VkShaderModuleCreateInfo module{};
+  module.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  module.codeSize = spirv.size() * sizeof(uint32_t);
+  module.pCode = spirv.data();
+  if (VkResult r = vk.vkCreateShaderModule(dev, &module, nullptr, &p.module); r != VK_SUCCESS) {
+    return vk_error("the driver rejected the SPIR-V module: vkCreateShaderModule", r);
+  }
+
+  std::vector<VkDescriptorSetLayoutBinding> bindings;
+  uint32_t storage = 0;
+  uint32_t uniform = 0;
+  const auto add_binding = [&](VkDescriptorType type) {
+    VkDescriptorSetLayoutBinding b{};
+    b.binding = static_cast<uint32_t>(bindings.size());
+    b.descriptorType = type;
+    b.descriptorCount = 1;
+    b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    bindings.push_back(b);
+    ++(type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ? uniform : storage);
+  };
+  for (const BoundBuffer& b : iface.buffers) {
+    add_binding(b.access == BufferAccess::Uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                  : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+  }
+  if (iface.has_control_buffer) add_binding(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+
+  if (!bindings.empty()) {
+    VkDescriptorSetLayoutCreateInfo set{};
+    set.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+    set.bindingCount = static_cast<uint32_t>(bindings.size());
+    set.pBindings = bindings.data();
+    if (VkResult r = vk.vkCreateDescriptorSetLayout(dev, &set, nullptr, &p.set_layout);
+        r != VK_SUCCESS) {
+      return vk_error("vkCreateDescriptorSetLayout", r);
+    }
+  }
+  VkPushConstantRange push{};
+  push.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  push.size = iface.push_constant_bytes();
+  VkPipelineLayoutCreateInfo layout{};
+  layout.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  layout.setLayoutCount = p.set_layout != VK_NULL_HANDLE ? 1 : 0;
+  layout.pSetLayouts = &p.set_layout;
+  layout.pushConstantRangeCount = push.size != 0 ? 1 : 0;
+  layout.pPushConstantRanges = &push;
+  if (VkResult r = vk.vkCreatePipelineLayout(dev, &layout, nullptr, &p.layout); r != VK_SUCCESS) {
+    return vk_error("vkCreatePipelineLayout", r);
+  }
+
+  VkComputePipelineCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = p.module;
+  info.stage.pName = "main";
+  info.layout = p.layout;
+  if (VkResult r = vk.vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline);
+      r != VK_SUCCESS) {
+    return vk_error("the driver rejected the pipeline: vkCreateComputePipelines", r);
+  }
+
+  if (!bindings.empty()) {
+    std::vector<VkDescriptorPoolSize> sizes;
+    if (storage != 0) sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storage});
+    if (uniform != 0) sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform});
+    VkDescriptorPoolCreateInfo pool{};
+    pool.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+    pool.maxSets = 1;
+    pool.poolSizeCount = static_cast<uint32_t>(sizes.size());
+    pool.pPoolSizes = sizes.data();
+    if (VkResult r = vk.vkCreateDescriptorPool(dev, &pool, nullptr, &p.pool); r != VK_SUCCESS) {
+      return vk_error("vkCreateDescriptorPool", r);
+    }
+    VkDescriptorSetAllocateInfo alloc{};
+    alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+    alloc.descriptorPool = p.pool;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &p.set_layout;
+    if (VkResult r = vk.vkAllocateDescriptorSets(dev, &alloc, &p.set); r != VK_SUCCESS) {
+      return vk_error("vkAllocateDescriptorSets", r);
+    }
+  }
+  cleanup.armed = false;
+  return p;
+}
+
+void PipelineCache::destroy(const Pipeline& p) const {
+  const VulkanApi& vk = device_.api();
+  const VkDevice dev = device_.device();
+  if (p.pool != VK_NULL_HANDLE) vk.vkDestroyDescriptorPool(dev, p.pool, nullptr);
+  if (p.pipeline != VK_NULL_HANDLE) vk.vkDestroyPipeline(dev, p.pipeline, nullptr);
+  if (p.layout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(dev, p.layout, nullptr);
+  if (p.set_layout != VK_NULL_HANDLE) vk.vkDestroyDescriptorSetLayout(dev, p.set_layout, nullptr);
+  if (p.module != VK_NULL_HANDLE) vk.vkDestroyShaderModule(dev, p.module, nullptr);
+}
+
+}  // namespace vyre::vulkan

@@ -1,0 +1,61 @@
+// The `vulkan` backend: programs lowered to SPIR-V (lowering.h) and run on any
+// Vulkan 1.1 device with a compute queue. The device is opened lazily, so
+// creating the backend and compile() work without one. Design: DESIGN.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "backends/backend.h"
+#include "backends/backend_options.h"
+#include "backends/vulkan/lowering.h"
+
+namespace vyre::vulkan {
+
+/// The compiled form of a program on this backend.
+class VulkanProgram final : public CompiledProgram {
+ public:
+  explicit VulkanProgram(LoweredProgram lowered);
+  const LoweredProgram& lowered() const { return lowered_; }
+  /// Unique for the life of the process: the key of the pipeline cache.
+  uint64_t id() const { return id_; }
+
+ private:
+  LoweredProgram lowered_;
+  uint64_t id_;
+};
+
+/// A Backend over one Vulkan device.
+///
+/// Dispatches run one at a time and wait for completion. A submission that
+/// does not finish within BackendOptions::fence_timeout is reported as
+/// Status::Timeout and a lost device as Status::DeviceLost; either way the
+/// device is replaced and the next dispatch runs on a fresh one.
+///
+/// Destroy it before exit() begins: a backend in a static destroyed at exit
+/// runs after the driver's own atexit teardown (NVIDIA's) and crashes.
+class VulkanBackend final : public Backend {
+ public:
+  explicit VulkanBackend(BackendOptions options);
+  ~VulkanBackend() override;
+
+  std::string name() const override { return "vulkan"; }
+  Capabilities probe() override;
+  CompileOutcome compile(const Program& program) override;
+  DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
+                           const Grid& grid) override;
+
+  /// Pipelines created so far; a cached program's later dispatches add none.
+  uint64_t pipelines_built() const;
+  /// Logical devices created so far (1 + recoveries, once one was needed).
+  uint64_t devices_created() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// The registry's factory for "vulkan".
+std::unique_ptr<Backend> make_vulkan_backend(const BackendOptions& options);
+
+}  // namespace vyre::vulkan

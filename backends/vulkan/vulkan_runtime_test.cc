@@ -1,0 +1,302 @@
+// The Vulkan runtime: pipeline reuse, hang and budget recovery, device limits,
+// device selection, host ABI errors, the staging path and module validation.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "backends/vulkan/vulkan_test_support.h"
+#include "spec/ir/builder.h"
+
+namespace vyre::vulkan {
+namespace {
+
+using namespace vyre::build;
+using testing::repeat;
+using testing::words;
+using Clock = std::chrono::steady_clock;
+
+const Program kAddOne{
+    {storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+    {64, 1, 1},
+    {store("out", invocation_id(0), add(load("in", invocation_id(0)), u32(1)))}};
+
+/// kAddOne's inputs and expected output for 64 invocations.
+const BufferSet kAddOneInputs{{"in", repeat(41, 64)}, {"out", repeat(0xABABABAB, 64)}};
+const BufferSet kAddOneExpected{{"out", repeat(42, 64)}};
+
+/// Every invocation runs `iterations` loop iterations of a little arithmetic.
+Program spinning(uint32_t iterations) {
+  return {{storage("out", 0, BufferAccess::ReadWrite)},
+          {64, 1, 1},
+          {let("x", u32(0)),
+           loop("i", u32(0), u32(iterations), {assign("x", add(mul(var("x"), u32(3)), var("i")))}),
+           store("out", invocation_id(0), var("x"))}};
+}
+
+/// Loops nested three deep over the whole u32 range: "forever" for any device.
+const Program kForever{
+    {storage("out", 0, BufferAccess::ReadWrite)},
+    {1, 1, 1},
+    {let("x", u32(0)),
+     loop("i", u32(0), u32(0xFFFFFFFF),
+          {loop("j", u32(0), u32(0xFFFFFFFF),
+                {loop("k", u32(0), u32(0xFFFFFFFF), {assign("x", add(var("x"), var("k")))})})}),
+     store("out", u32(0), var("x"))}};
+
+std::shared_ptr<const CompiledProgram> compile_ok(Backend& backend, const Program& p) {
+  CompileOutcome compiled = backend.compile(p);
+  EXPECT_EQ(compiled.status, Status::Ok) << compiled.message;
+  return compiled.program;
+}
+
+void expect_add_one_works(Backend& backend) {
+  auto program = compile_ok(backend, kAddOne);
+  ASSERT_TRUE(program);
+  DispatchOutcome run = backend.dispatch(*program, kAddOneInputs, Grid{});
+  ASSERT_EQ(run.status, Status::Ok) << run.message;
+  EXPECT_EQ(run.outputs, kAddOneExpected);
+}
+
+TEST(VulkanRuntime, PipelineIsBuiltOnceAndReused) {
+  VulkanBackend backend{BackendOptions{}};
+  auto program = compile_ok(backend, kAddOne);
+  ASSERT_TRUE(program);
+  EXPECT_EQ(backend.pipelines_built(), 0u) << "compile() must not touch the device";
+  DispatchOutcome first = backend.dispatch(*program, kAddOneInputs, Grid{});
+  ASSERT_EQ(first.status, Status::Ok) << first.message;
+  EXPECT_EQ(backend.pipelines_built(), 1u);
+  EXPECT_GT(first.timing.setup_ms, 0.0);
+  for (int i = 0; i < 3; ++i) {
+    DispatchOutcome again = backend.dispatch(*program, kAddOneInputs, Grid{});
+    ASSERT_EQ(again.status, Status::Ok) << again.message;
+    EXPECT_EQ(again.outputs, kAddOneExpected);
+    EXPECT_EQ(again.timing.setup_ms, 0.0);
+  }
+  EXPECT_EQ(backend.pipelines_built(), 1u);
+  // The same program compiled again is a new compiled program: a new pipeline.
+  auto recompiled = compile_ok(backend, kAddOne);
+  ASSERT_EQ(backend.dispatch(*recompiled, kAddOneInputs, Grid{}).status, Status::Ok);
+  EXPECT_EQ(backend.pipelines_built(), 2u);
+  EXPECT_EQ(backend.devices_created(), 1u);
+}
+
+TEST(VulkanRuntime, LoopBudgetStopsARunawayProgramAsTimeout) {
+  BackendOptions options;
+  options.loop_iteration_budget = 10'000;
+  VulkanBackend backend{options};
+  auto program = compile_ok(backend, kForever);
+  ASSERT_TRUE(program);
+  const auto start = Clock::now();
+  DispatchOutcome run = backend.dispatch(*program, {{"out", words({0})}}, Grid{});
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(run.status, Status::Timeout) << run.message;
+  EXPECT_NE(run.message.find("10000 loop iterations"), std::string::npos) << run.message;
+  EXPECT_TRUE(run.outputs.empty());
+  // The budget stops the shader cleanly: the device is kept and still works.
+  expect_add_one_works(backend);
+  EXPECT_EQ(backend.devices_created(), 1u);
+}
+
+TEST(VulkanRuntime, HungDispatchTimesOutAndTheDeviceIsRecreated) {
+  BackendOptions options;
+  options.loop_iteration_budget = 0;  // No budget: only the fence timeout can stop it.
+  options.fence_timeout = std::chrono::milliseconds(300);
+  VulkanBackend backend{options};
+  // 60000 iterations (under lavapipe's loop cap) per invocation, on ever more
+  // invocations until one dispatch outlasts the timeout: the abandoned work
+  // then ends by itself, soon. A GPU that runs the largest grid in time gets
+  // loops that never end, and keeps them until this process exits.
+  auto finite = compile_ok(backend, spinning(60'000));
+  ASSERT_TRUE(finite);
+  DispatchOutcome run;
+  Clock::duration last_in_time{};
+  Clock::time_point start;
+  for (uint32_t invocations = 32768;; invocations *= 4) {
+    start = Clock::now();
+    if (invocations > 65535u * 64) {
+      auto forever = compile_ok(backend, kForever);
+      ASSERT_TRUE(forever);
+      run = backend.dispatch(*forever, {{"out", words({0})}}, Grid{});
+      break;
+    }
+    run = backend.dispatch(*finite, {{"out", ByteBuffer(invocations * 4)}},
+                           Grid{{invocations / 64, 1, 1}});
+    if (run.status != Status::Ok) break;
+    last_in_time = Clock::now() - start;
+  }
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(3));
+  ASSERT_TRUE(run.status == Status::Timeout || run.status == Status::DeviceLost)
+      << name_of(run.status) << ": " << run.message;
+  if (run.status == Status::Timeout) {
+    EXPECT_NE(run.message.find("300 ms"), std::string::npos) << run.message;
+  }
+  EXPECT_EQ(backend.devices_created(), 1u);
+  // Abandoned work on a CPU device still uses the cores (at most 4 times the
+  // last dispatch that ran in time); let it drain, with room for a busy
+  // machine, so that the next dispatch does not compete with it.
+  std::this_thread::sleep_for(
+      std::max<Clock::duration>(std::chrono::milliseconds(1500), 4 * last_in_time));
+  // The next dispatch runs on a fresh device.
+  expect_add_one_works(backend);
+  EXPECT_EQ(backend.devices_created(), 2u);
+}
+
+TEST(VulkanRuntime, LoopEndedEarlyByTheDriverIsReportedNotReturned) {
+  // A conforming device counts to 70000; lavapipe stops loops at 65535
+  // iterations, which the lowering detects.
+  const Program p{
+      {storage("out", 0, BufferAccess::ReadWrite)},
+      {1, 1, 1},
+      {let("n", u32(0)), loop("i", u32(0), u32(70'000), {assign("n", add(var("n"), u32(1)))}),
+       store("out", u32(0), var("n"))}};
+  VulkanBackend& backend = testing::shared_backend();
+  auto program = compile_ok(backend, p);
+  ASSERT_TRUE(program);
+  DispatchOutcome run = backend.dispatch(*program, {{"out", words({0})}}, Grid{});
+  if (run.status == Status::Ok) {
+    EXPECT_EQ(run.outputs, (BufferSet{{"out", words({70'000})}}));
+  } else {
+    EXPECT_EQ(run.status, Status::Error);
+    EXPECT_NE(run.message.find("ended a loop before its upper bound"), std::string::npos)
+        << run.message;
+    EXPECT_TRUE(run.outputs.empty());
+  }
+}
+
+TEST(VulkanRuntime, WorkgroupPastTheDeviceLimitIsNotSupported) {
+  VulkanBackend& backend = testing::shared_backend();
+  const Capabilities caps = backend.probe();
+  ASSERT_TRUE(caps.unavailable.empty()) << caps.unavailable;
+  Program wide = kAddOne;
+  wide.workgroup_size = {caps.max_workgroup_size[0] + 1, 1, 1};
+  auto program = compile_ok(backend, wide);
+  ASSERT_TRUE(program);
+  DispatchOutcome run = backend.dispatch(*program, kAddOneInputs, Grid{});
+  EXPECT_EQ(run.status, Status::NotSupported);
+  EXPECT_NE(run.message.find("maxComputeWorkGroupSize"), std::string::npos) << run.message;
+
+  Program many = kAddOne;
+  many.workgroup_size = {caps.max_workgroup_size[0],
+                         caps.max_workgroup_invocations / caps.max_workgroup_size[0] + 1, 1};
+  program = compile_ok(backend, many);
+  run = backend.dispatch(*program, kAddOneInputs, Grid{});
+  EXPECT_EQ(run.status, Status::NotSupported);
+  EXPECT_NE(run.message.find("maxComputeWorkGroupInvocations"), std::string::npos) << run.message;
+
+  program = compile_ok(backend, kAddOne);
+  run = backend.dispatch(*program, kAddOneInputs, Grid{{caps.max_workgroup_count[0] + 1, 1, 1}});
+  EXPECT_EQ(run.status, Status::NotSupported);
+  EXPECT_NE(run.message.find("maxComputeWorkGroupCount"), std::string::npos) << run.message;
+
+  const Program shared{{workgroup("big", DataType::Vec4U32,
+                                  static_cast<uint32_t>(caps.max_workgroup_memory_bytes / 16 + 1))},
+                       {1, 1, 1},
+                       {}};
+  program = compile_ok(backend, shared);
+  run = backend.dispatch(*program, {}, Grid{});
+  EXPECT_EQ(run.status, Status::NotSupported);
+  EXPECT_NE(run.message.find("maxComputeSharedMemorySize"), std::string::npos) << run.message;
+  // The backend still works afterwards.
+  expect_add_one_works(backend);
+}
+
+TEST(VulkanRuntime, HostAbiErrorsAreErrorsBeforeAnythingRuns) {
+  VulkanBackend& backend = testing::shared_backend();
+  auto program = compile_ok(backend, kAddOne);
+  ASSERT_TRUE(program);
+  DispatchOutcome run = backend.dispatch(*program, {{"in", repeat(1, 64)}}, Grid{});
+  EXPECT_EQ(run.status, Status::Error);
+  EXPECT_NE(run.message.find("`out`"), std::string::npos) << run.message;
+  run = backend.dispatch(*program, kAddOneInputs, Grid{{0, 1, 1}});
+  EXPECT_EQ(run.status, Status::Error);
+  EXPECT_NE(run.message.find("0 workgroups"), std::string::npos) << run.message;
+}
+
+TEST(VulkanRuntime, ProgramOfAnotherBackendIsAnError) {
+  class Foreign : public CompiledProgram {};
+  DispatchOutcome run = testing::shared_backend().dispatch(Foreign{}, {}, Grid{});
+  EXPECT_EQ(run.status, Status::Error);
+  EXPECT_NE(run.message.find("another backend"), std::string::npos);
+}
+
+TEST(VulkanRuntime, EmptyBuffersAndProgramsWithoutBuffersRun) {
+  VulkanBackend& backend = testing::shared_backend();
+  EXPECT_TRUE(testing::run_ok(backend, Program{{}, {1, 1, 1}, {}}, {}).empty());
+  const Program p{
+      {storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+      {1, 1, 1},
+      {store("out", u32(0), load("in", u32(0)))}};
+  EXPECT_EQ(testing::run_ok(backend, p, {{"in", {}}, {"out", {}}}), (BufferSet{{"out", {}}}));
+}
+
+TEST(VulkanRuntime, StagedBuffersGiveTheSameBytes) {
+  BackendOptions options;
+  options.force_staging = true;
+  VulkanBackend backend{options};
+  const Program p{
+      {storage("in", 0, BufferAccess::ReadOnly), storage("u", 1, BufferAccess::Uniform),
+       storage("acc", 2, BufferAccess::ReadWrite), storage("out", 3, BufferAccess::ReadWrite)},
+      {64, 1, 1},
+      {let("k", atomic(AtomicOp::Add, "acc", u32(0), u32(1))),
+       loop("i", u32(0), u32(2),
+            {store("out", invocation_id(0),
+                   add(load("in", invocation_id(0)), load("u", u32(1))))})}};
+  // Twice: the second run reuses the first run's (now dirty) pooled buffers.
+  for (uint32_t base : {5u, 6u}) {
+    BufferSet out = testing::run_ok(backend, p,
+                                    {{"in", repeat(base, 128)},
+                                     {"u", words({0, 100})},
+                                     {"acc", words({7})},
+                                     {"out", ByteBuffer(128 * 4 + 2, 0xAB)}},
+                                    Grid{{2, 1, 1}});
+    ByteBuffer expected = repeat(base + 100, 128);
+    expected.push_back(0xAB);
+    expected.push_back(0xAB);
+    EXPECT_EQ(out, (BufferSet{{"acc", words({7 + 128})}, {"out", expected}}));
+  }
+}
+
+TEST(VulkanRuntime, DeviceIsChosenByIndexOrNameAndBadSelectorsAreExplained) {
+  for (const std::string selector : {"0", "llvmpipe", "LLVMPIPE"}) {
+    BackendOptions options;
+    options.device = selector;
+    VulkanBackend backend{options};
+    const Capabilities caps = backend.probe();
+    if (caps.unavailable.find("no Vulkan device name contains") != std::string::npos) continue;
+    EXPECT_EQ(caps.unavailable, "") << selector;
+    EXPECT_FALSE(caps.device_name.empty());
+  }
+  BackendOptions options;
+  options.device = "no-such-gpu";
+  VulkanBackend backend{options};
+  const Capabilities caps = backend.probe();
+  EXPECT_NE(
+      caps.unavailable.find("no Vulkan device name contains \"no-such-gpu\"; the devices are:"),
+      std::string::npos)
+      << caps.unavailable;
+  // Compiling needs no device; dispatching reports why there is none.
+  auto program = compile_ok(backend, kAddOne);
+  ASSERT_TRUE(program);
+  DispatchOutcome run = backend.dispatch(*program, kAddOneInputs, Grid{});
+  EXPECT_EQ(run.status, Status::Error);
+  EXPECT_EQ(run.message, caps.unavailable);
+
+  options.device = "99";
+  EXPECT_NE(VulkanBackend{options}.probe().unavailable.find("there is no Vulkan device 99"),
+            std::string::npos);
+}
+
+TEST(VulkanRuntime, ProbeReportsTheDeviceLimits) {
+  const Capabilities caps = testing::shared_backend().probe();
+  EXPECT_TRUE(caps.api.starts_with("Vulkan 1.")) << caps.api;
+  EXPECT_GE(caps.max_workgroup_invocations, 128u);  // Vulkan's required minimum.
+  EXPECT_GE(caps.max_workgroup_size[0], 128u);
+  EXPECT_GE(caps.max_workgroup_count[0], 65535u);
+  EXPECT_GE(caps.max_uniform_buffer_bytes, 16384u);
+  EXPECT_GE(caps.max_workgroup_memory_bytes, 16384u);
+  EXPECT_GT(caps.preferred_workgroup_size, 0u);
+}
+
+}  // namespace
+}  // namespace vyre::vulkan
