@@ -1,0 +1,288 @@
+// An isolated backend survives its child crashing, hanging, exiting and
+// writing garbage, reports each with the right Status, and works again on the
+// next call. The child runs testing/fake_backend.h.
+#include "backends/isolation/isolate.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <string>
+
+#include "backends/isolation/testing/fake_backend.h"
+
+namespace vyre {
+namespace {
+
+using isolation::testing::fake_inputs;
+using isolation::testing::fake_program;
+using isolation::testing::FakeMode;
+using isolation::testing::make_fake_backend;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+#if defined(__SANITIZE_ADDRESS__)
+// The sanitizer catches the fault itself and ends the child its own way.
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// Generous call limits: under sanitizers a crashing child spends a while
+// symbolizing its report. Only the hang tests use hang_options().
+IsolationOptions quick_options() {
+  IsolationOptions options;
+  options.startup_timeout = milliseconds(20000);
+  options.call_timeout = milliseconds(20000);
+  options.shutdown_grace = milliseconds(500);
+  return options;
+}
+
+IsolationOptions hang_options() {
+  IsolationOptions options = quick_options();
+  options.call_timeout = milliseconds(500);
+  return options;
+}
+
+std::unique_ptr<Backend> start_fake(IsolationOptions options = quick_options()) {
+  auto backend = start_isolated([] { return Result(make_fake_backend()); }, options);
+  EXPECT_TRUE(backend.ok()) << backend.error().message;
+  return std::move(backend.value());
+}
+
+// True when this process has no child left, running or unreaped.
+bool no_children() {
+  return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD;
+}
+
+class IsolateTest : public ::testing::Test {
+ protected:
+  void SetUp() override { restart(quick_options()); }
+
+  void restart(const IsolationOptions& options) {
+    program_.reset();
+    backend_ = start_fake(options);
+    CompileOutcome compiled = backend_->compile(fake_program());
+    ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+    program_ = compiled.program;
+  }
+
+  DispatchOutcome run(FakeMode mode, ByteBuffer out = {1, 2, 3, 4}, uint32_t grid_x = 1) {
+    return backend_->dispatch(*program_, fake_inputs(mode, std::move(out)), Grid{{grid_x, 1, 1}});
+  }
+
+  // The call after a failure starts a new child, compiles the program again
+  // there, and gives correct bytes.
+  void expect_recovered() {
+    DispatchOutcome next = run(FakeMode::Echo, {1, 2, 3, 4}, 2);
+    ASSERT_EQ(next.status, Status::Ok) << next.message;
+    EXPECT_EQ(next.outputs.at("out"), (ByteBuffer{3, 4, 5, 6}));
+  }
+
+  std::unique_ptr<Backend> backend_;
+  std::shared_ptr<const CompiledProgram> program_;
+};
+
+TEST_F(IsolateTest, RunsTheBackendInAnotherProcess) {
+  EXPECT_EQ(backend_->name(), "fake");
+  Capabilities caps = backend_->probe();
+  EXPECT_EQ(caps.device_name, "fake device");
+  EXPECT_NE(caps.driver, "pid " + std::to_string(::getpid()));
+  EXPECT_EQ(caps.max_workgroup_size, (std::array<uint32_t, 3>{256, 128, 64}));
+  EXPECT_EQ(caps.max_workgroup_count, (std::array<uint32_t, 3>{1000, 2000, 3000}));
+  EXPECT_EQ(caps.max_workgroup_memory_bytes, 1u << 15);
+  EXPECT_EQ(caps.preferred_workgroup_size, 32u);
+}
+
+TEST_F(IsolateTest, DispatchCarriesBuffersAndGrid) {
+  DispatchOutcome out = run(FakeMode::Echo, {1, 2, 3, 255}, 3);
+  ASSERT_EQ(out.status, Status::Ok) << out.message;
+  EXPECT_EQ(out.outputs.at("out"), (ByteBuffer{4, 5, 6, 2}));
+  EXPECT_EQ(out.outputs.size(), 1u);
+}
+
+TEST_F(IsolateTest, LargeBuffersCrossThePipesIntact) {
+  ByteBuffer big(size_t{8} << 20);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<uint8_t>(i * 7);
+  DispatchOutcome out = run(FakeMode::Echo, big, 1);
+  ASSERT_EQ(out.status, Status::Ok) << out.message;
+  ASSERT_EQ(out.outputs.at("out").size(), big.size());
+  for (size_t i = 0; i < big.size(); i += 4099) {
+    ASSERT_EQ(out.outputs.at("out")[i], static_cast<uint8_t>(i * 7 + 1)) << "byte " << i;
+  }
+}
+
+TEST_F(IsolateTest, CompileStatusAndMessagePassThrough) {
+  CompileOutcome rejected = backend_->compile(fake_program(3));
+  EXPECT_EQ(rejected.status, Status::CompileError);
+  EXPECT_EQ(rejected.message, isolation::testing::kFakeRejection);
+  EXPECT_EQ(rejected.program, nullptr);
+}
+
+TEST_F(IsolateTest, SegfaultIsAnErrorNamingTheSignal) {
+  DispatchOutcome out = run(FakeMode::Segfault);
+  EXPECT_EQ(out.status, Status::Error);
+  if (kSanitized) {
+    EXPECT_NE(out.message.find("backend process crashed ("), std::string::npos) << out.message;
+  } else {
+    EXPECT_EQ(out.message,
+              "backend process crashed (signal 11: SIGSEGV) during dispatch of program #1 on "
+              "grid 1x1x1");
+  }
+  EXPECT_TRUE(no_children());
+  expect_recovered();
+}
+
+TEST_F(IsolateTest, AbortNamesSigabrt) {
+  DispatchOutcome out = run(FakeMode::Abort);
+  EXPECT_EQ(out.status, Status::Error);
+  EXPECT_NE(out.message.find("crashed (signal 6: SIGABRT) during dispatch"), std::string::npos)
+      << out.message;
+  expect_recovered();
+}
+
+TEST_F(IsolateTest, ExitNamesTheExitStatus) {
+  DispatchOutcome out = run(FakeMode::Exit3);
+  EXPECT_EQ(out.status, Status::Error);
+  EXPECT_NE(out.message.find("crashed (exit status 3) during dispatch"), std::string::npos)
+      << out.message;
+  expect_recovered();
+}
+
+TEST_F(IsolateTest, HangIsATimeoutAndTheChildIsKilled) {
+  restart(hang_options());
+  auto start = Clock::now();
+  DispatchOutcome out = run(FakeMode::Hang);
+  auto took = Clock::now() - start;
+  EXPECT_EQ(out.status, Status::Timeout);
+  EXPECT_EQ(out.message,
+            "backend process did not answer within 500 ms during dispatch of program #1 on grid "
+            "1x1x1; killed it");
+  EXPECT_GE(took, milliseconds(500));
+  EXPECT_LT(took, milliseconds(3000));
+  EXPECT_TRUE(no_children());
+  expect_recovered();
+}
+
+TEST_F(IsolateTest, GarbageOnThePipeIsBadOutput) {
+  DispatchOutcome out = run(FakeMode::Garbage);
+  EXPECT_EQ(out.status, Status::BadOutput);
+  EXPECT_NE(out.message.find("malformed reply during dispatch of program #1"), std::string::npos)
+      << out.message;
+  EXPECT_NE(out.message.find("instead of the magic"), std::string::npos) << out.message;
+  EXPECT_TRUE(no_children());
+  expect_recovered();
+}
+
+TEST_F(IsolateTest, UnknownStatusCodeIsBadOutput) {
+  DispatchOutcome out = run(FakeMode::BadStatus);
+  EXPECT_EQ(out.status, Status::BadOutput);
+  EXPECT_NE(out.message.find("unknown status code 42"), std::string::npos) << out.message;
+  expect_recovered();
+}
+
+TEST(Isolate, ReplyOverTheSizeLimitIsBadOutput) {
+  IsolationOptions options = quick_options();
+  options.max_message_bytes = 1 << 20;
+  auto backend = start_fake(options);
+  auto program = backend->compile(fake_program()).program;
+  ASSERT_NE(program, nullptr);
+  DispatchOutcome out = backend->dispatch(*program, fake_inputs(FakeMode::Huge, {0}), Grid{});
+  EXPECT_EQ(out.status, Status::BadOutput);
+  EXPECT_NE(out.message.find("over the limit of 1048576"), std::string::npos) << out.message;
+}
+
+TEST_F(IsolateTest, ReleasedProgramsAreDroppedInTheChild) {
+  auto second = backend_->compile(fake_program()).program;
+  ASSERT_NE(second, nullptr);
+  DispatchOutcome both = run(FakeMode::CountPrograms);
+  ASSERT_EQ(both.status, Status::Ok) << both.message;
+  EXPECT_EQ(both.outputs.at("out"), (ByteBuffer{2, 0, 0, 0}));
+  second.reset();
+  DispatchOutcome one = run(FakeMode::CountPrograms);
+  ASSERT_EQ(one.status, Status::Ok) << one.message;
+  EXPECT_EQ(one.outputs.at("out"), (ByteBuffer{1, 0, 0, 0}));
+}
+
+TEST_F(IsolateTest, ProgramOfAnotherBackendIsRejected) {
+  auto other = start_fake();
+  auto foreign = other->compile(fake_program()).program;
+  ASSERT_NE(foreign, nullptr);
+  DispatchOutcome out = backend_->dispatch(*foreign, fake_inputs(FakeMode::Echo, {0}), Grid{});
+  EXPECT_EQ(out.status, Status::Error);
+  EXPECT_NE(out.message.find("did not compile"), std::string::npos) << out.message;
+}
+
+TEST_F(IsolateTest, DestroyingKillsAChildThatWillNotExit) {
+  ASSERT_EQ(run(FakeMode::HangOnExit).status, Status::Ok);
+  auto start = Clock::now();
+  program_.reset();
+  backend_.reset();
+  EXPECT_LT(Clock::now() - start, milliseconds(3000));
+  EXPECT_TRUE(no_children());
+}
+
+TEST(Isolate, FactoryErrorIsTheStartError) {
+  auto failing = [] { return Result<std::unique_ptr<Backend>>(Error{"no device here"}); };
+  auto started = start_isolated(failing, quick_options());
+  ASSERT_FALSE(started.ok());
+  EXPECT_EQ(started.error().message, "the backend failed to start: no device here");
+
+  auto backend = isolate(failing, quick_options());
+  EXPECT_NE(backend->name().find("no device here"), std::string::npos) << backend->name();
+  EXPECT_NE(backend->probe().unavailable.find("no device here"), std::string::npos);
+  CompileOutcome compiled = backend->compile(fake_program());
+  EXPECT_EQ(compiled.status, Status::Error);
+  EXPECT_EQ(compiled.message, "the backend failed to start: no device here");
+  EXPECT_TRUE(no_children());
+}
+
+TEST(Isolate, FactoryCrashIsTheStartError) {
+  auto crashing = []() -> Result<std::unique_ptr<Backend>> { std::abort(); };
+  auto started = start_isolated(crashing, quick_options());
+  ASSERT_FALSE(started.ok());
+  EXPECT_EQ(started.error().message,
+            "backend process crashed (signal 6: SIGABRT) during start-up (creating and probing "
+            "the backend)");
+}
+
+TEST(Isolate, FactoryHangIsATimeout) {
+  IsolationOptions options = hang_options();
+  options.startup_timeout = milliseconds(300);
+  auto hanging = []() -> Result<std::unique_ptr<Backend>> {
+    for (;;) ::pause();
+  };
+  auto start = Clock::now();
+  auto started = start_isolated(hanging, options);
+  EXPECT_LT(Clock::now() - start, milliseconds(3000));
+  ASSERT_FALSE(started.ok());
+  EXPECT_EQ(started.error().message,
+            "backend process did not answer within 300 ms during start-up (creating and probing "
+            "the backend); killed it");
+  EXPECT_TRUE(no_children());
+}
+
+TEST(Isolate, GivesUpAfterRepeatedFailedStarts) {
+  IsolationOptions options = hang_options();
+  options.startup_timeout = milliseconds(200);
+  options.max_start_attempts = 2;
+  auto hanging = []() -> Result<std::unique_ptr<Backend>> {
+    for (;;) ::pause();
+  };
+  auto backend = isolate(hanging, options);                             // First failed start.
+  EXPECT_EQ(backend->compile(fake_program()).status, Status::Timeout);  // Second.
+  auto start = Clock::now();
+  CompileOutcome given_up = backend->compile(fake_program());
+  EXPECT_LT(Clock::now() - start, milliseconds(100));
+  EXPECT_EQ(given_up.status, Status::Timeout);
+  EXPECT_EQ(given_up.message,
+            "gave up starting the backend process after 2 failed starts; the last: backend "
+            "process did not answer within 200 ms during start-up (creating and probing the "
+            "backend); killed it");
+  EXPECT_TRUE(no_children());
+}
+
+}  // namespace
+}  // namespace vyre

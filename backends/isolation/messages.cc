@@ -1,0 +1,201 @@
+#include "backends/isolation/messages.h"
+
+#include <utility>
+
+#include "backends/isolation/wire_format.h"
+
+namespace vyre::isolation {
+namespace {
+
+Frame framed(MessageKind kind, WireWriter& writer) {
+  return Frame{static_cast<uint32_t>(kind), writer.take()};
+}
+
+void put_status(WireWriter& w, Status status) {
+  w.u8(static_cast<uint8_t>(status));
+}
+
+Status get_status(WireReader& r) {
+  uint8_t code = r.u8();
+  if (code > static_cast<uint8_t>(Status::Error)) {
+    r.fail("unknown status code " + std::to_string(code));
+    return Status::Error;
+  }
+  return static_cast<Status>(code);
+}
+
+void put_axes(WireWriter& w, const std::array<uint32_t, 3>& axes) {
+  for (uint32_t v : axes) w.u32(v);
+}
+
+std::array<uint32_t, 3> get_axes(WireReader& r) {
+  std::array<uint32_t, 3> axes{};
+  for (uint32_t& v : axes) v = r.u32();
+  return axes;
+}
+
+void put_capabilities(WireWriter& w, const Capabilities& c) {
+  w.text(c.unavailable);
+  w.text(c.device_name);
+  w.text(c.driver);
+  w.text(c.api);
+  w.u32(c.max_workgroup_invocations);
+  put_axes(w, c.max_workgroup_size);
+  put_axes(w, c.max_workgroup_count);
+  w.u64(c.max_storage_buffer_bytes);
+  w.u64(c.max_uniform_buffer_bytes);
+  w.u64(c.max_workgroup_memory_bytes);
+  w.u32(c.preferred_workgroup_size);
+}
+
+Capabilities get_capabilities(WireReader& r) {
+  Capabilities c;
+  c.unavailable = r.text();
+  c.device_name = r.text();
+  c.driver = r.text();
+  c.api = r.text();
+  c.max_workgroup_invocations = r.u32();
+  c.max_workgroup_size = get_axes(r);
+  c.max_workgroup_count = get_axes(r);
+  c.max_storage_buffer_bytes = r.u64();
+  c.max_uniform_buffer_bytes = r.u64();
+  c.max_workgroup_memory_bytes = r.u64();
+  c.preferred_workgroup_size = r.u32();
+  return c;
+}
+
+// Runs `read` over the payload of a frame of kind `kind`; the result only if
+// the kind matched and the payload was consumed exactly.
+template <typename T, typename ReadFn>
+Result<T> decoded(const Frame& frame, MessageKind kind, const char* what, ReadFn read) {
+  if (frame.kind != static_cast<uint32_t>(kind)) {
+    return Error{std::string("expected a ") + what + " message, got message kind " +
+                 std::to_string(frame.kind)};
+  }
+  WireReader reader(frame.payload);
+  T message = read(reader);
+  if (Result<Ok> done = reader.finish(); !done) {
+    return Error{std::string("malformed ") + what + " message: " + done.error().message};
+  }
+  return message;
+}
+
+}  // namespace
+
+Frame encode(const HelloMessage& m) {
+  WireWriter w;
+  w.u8(m.ok ? 1 : 0);
+  w.text(m.name);
+  w.text(m.error);
+  put_capabilities(w, m.capabilities);
+  return framed(MessageKind::Hello, w);
+}
+
+Frame encode(const CompileMessage& m) {
+  WireWriter w;
+  w.u64(m.id);
+  w.text(m.text);
+  return framed(MessageKind::Compile, w);
+}
+
+Frame encode(const CompileReplyMessage& m) {
+  WireWriter w;
+  put_status(w, m.status);
+  w.text(m.message);
+  return framed(MessageKind::CompileReply, w);
+}
+
+Frame encode(const DispatchMessage& m) {
+  WireWriter w;
+  w.u64(m.id);
+  put_axes(w, m.grid.workgroups);
+  w.buffers(m.inputs);
+  return framed(MessageKind::Dispatch, w);
+}
+
+Frame encode(const DispatchReplyMessage& m) {
+  WireWriter w;
+  put_status(w, m.status);
+  w.text(m.message);
+  w.f64(m.timing.setup_ms);
+  w.f64(m.timing.upload_ms);
+  w.f64(m.timing.execute_ms);
+  w.f64(m.timing.readback_ms);
+  w.buffers(m.outputs);
+  return framed(MessageKind::DispatchReply, w);
+}
+
+Frame encode(const ReleaseMessage& m) {
+  WireWriter w;
+  w.u32(static_cast<uint32_t>(m.ids.size()));
+  for (uint64_t id : m.ids) w.u64(id);
+  return framed(MessageKind::Release, w);
+}
+
+Result<HelloMessage> decode_hello(const Frame& frame) {
+  return decoded<HelloMessage>(frame, MessageKind::Hello, "hello", [](WireReader& r) {
+    HelloMessage m;
+    uint8_t ok = r.u8();
+    if (ok > 1) r.fail("the ok flag is " + std::to_string(ok));
+    m.ok = ok == 1;
+    m.name = r.text();
+    m.error = r.text();
+    m.capabilities = get_capabilities(r);
+    return m;
+  });
+}
+
+Result<CompileMessage> decode_compile(const Frame& frame) {
+  return decoded<CompileMessage>(frame, MessageKind::Compile, "compile", [](WireReader& r) {
+    CompileMessage m;
+    m.id = r.u64();
+    m.text = r.text();
+    return m;
+  });
+}
+
+Result<CompileReplyMessage> decode_compile_reply(const Frame& frame) {
+  return decoded<CompileReplyMessage>(frame, MessageKind::CompileReply, "compile reply",
+                                      [](WireReader& r) {
+                                        CompileReplyMessage m;
+                                        m.status = get_status(r);
+                                        m.message = r.text();
+                                        return m;
+                                      });
+}
+
+Result<DispatchMessage> decode_dispatch(const Frame& frame) {
+  return decoded<DispatchMessage>(frame, MessageKind::Dispatch, "dispatch", [](WireReader& r) {
+    DispatchMessage m;
+    m.id = r.u64();
+    m.grid.workgroups = get_axes(r);
+    m.inputs = r.buffers();
+    return m;
+  });
+}
+
+Result<DispatchReplyMessage> decode_dispatch_reply(const Frame& frame) {
+  return decoded<DispatchReplyMessage>(frame, MessageKind::DispatchReply, "dispatch reply",
+                                       [](WireReader& r) {
+                                         DispatchReplyMessage m;
+                                         m.status = get_status(r);
+                                         m.message = r.text();
+                                         m.timing.setup_ms = r.f64();
+                                         m.timing.upload_ms = r.f64();
+                                         m.timing.execute_ms = r.f64();
+                                         m.timing.readback_ms = r.f64();
+                                         m.outputs = r.buffers();
+                                         return m;
+                                       });
+}
+
+Result<ReleaseMessage> decode_release(const Frame& frame) {
+  return decoded<ReleaseMessage>(frame, MessageKind::Release, "release", [](WireReader& r) {
+    ReleaseMessage m;
+    uint32_t count = r.u32();
+    for (uint32_t i = 0; i < count && !r.failed(); ++i) m.ids.push_back(r.u64());
+    return m;
+  });
+}
+
+}  // namespace vyre::isolation

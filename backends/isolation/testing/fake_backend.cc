@@ -1,0 +1,118 @@
+#include "backends/isolation/testing/fake_backend.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "backends/isolation/child_process.h"
+#include "spec/ir/builder.h"
+
+namespace vyre::isolation::testing {
+namespace {
+
+// The compiler cannot prove this null, so the write below really faults.
+volatile uintptr_t g_null_address = 0;
+bool g_hang_on_exit = false;
+int g_live_programs = 0;
+
+[[noreturn]] void sleep_forever() {
+  for (;;) ::pause();
+}
+
+class FakeProgram final : public CompiledProgram {
+ public:
+  FakeProgram() { ++g_live_programs; }
+  ~FakeProgram() override { --g_live_programs; }
+};
+
+class FakeBackend final : public Backend {
+ public:
+  ~FakeBackend() override {
+    if (g_hang_on_exit) sleep_forever();
+  }
+
+  std::string name() const override { return "fake"; }
+
+  Capabilities probe() override {
+    Capabilities caps;
+    caps.device_name = "fake device";
+    caps.driver = "pid " + std::to_string(::getpid());
+    caps.api = "none";
+    caps.max_workgroup_invocations = 256;
+    caps.max_workgroup_size = {256, 128, 64};
+    caps.max_workgroup_count = {1000, 2000, 3000};
+    caps.max_storage_buffer_bytes = 1 << 20;
+    caps.max_uniform_buffer_bytes = 1 << 16;
+    caps.max_workgroup_memory_bytes = 1 << 15;
+    caps.preferred_workgroup_size = 32;
+    return caps;
+  }
+
+  CompileOutcome compile(const Program& program) override {
+    if (program.workgroup_size[0] == 3) return {Status::CompileError, kFakeRejection, nullptr};
+    return {Status::Ok, "", std::make_shared<FakeProgram>()};
+  }
+
+  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet& inputs,
+                           const Grid& grid) override {
+    auto mode = static_cast<FakeMode>(inputs.at("mode").at(0));
+    DispatchOutcome outcome{Status::Ok, "", {}, {}};
+    ByteBuffer out = inputs.at("out");
+    switch (mode) {
+      case FakeMode::HangOnExit:
+        g_hang_on_exit = true;
+        [[fallthrough]];
+      case FakeMode::Echo:
+        for (uint8_t& byte : out) byte = static_cast<uint8_t>(byte + grid.workgroups[0]);
+        break;
+      case FakeMode::Segfault:
+        *reinterpret_cast<volatile int*>(g_null_address) = 1;
+        break;
+      case FakeMode::Abort:
+        std::abort();
+      case FakeMode::Exit3:
+        std::_Exit(3);
+      case FakeMode::Hang:
+        sleep_forever();
+      case FakeMode::Garbage: {
+        const char garbage[] = "this is certainly not a frame header";
+        ssize_t wrote = ::write(kChildReplyFd, garbage, sizeof garbage);
+        (void)wrote;
+        sleep_forever();
+      }
+      case FakeMode::BadStatus:
+        outcome.status = static_cast<Status>(42);
+        break;
+      case FakeMode::CountPrograms:
+        out.assign(4, 0);
+        out[0] = static_cast<uint8_t>(g_live_programs);
+        break;
+      case FakeMode::Huge:
+        out.assign(size_t{2} << 20, 0x5a);
+        break;
+    }
+    outcome.outputs["out"] = std::move(out);
+    return outcome;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_fake_backend() {
+  return std::make_unique<FakeBackend>();
+}
+
+Program fake_program(uint32_t width) {
+  using namespace build;
+  return Program{
+      {storage("mode", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+      {width, 1, 1},
+      {}};
+}
+
+BufferSet fake_inputs(FakeMode mode, ByteBuffer out) {
+  return {{"mode", {static_cast<uint8_t>(mode), 0, 0, 0}}, {"out", std::move(out)}};
+}
+
+}  // namespace vyre::isolation::testing

@@ -1,0 +1,41 @@
+// A backend for isolation tests that acts out a failure on request: each
+// dispatch reads the first byte of its input buffer "mode" as a FakeMode.
+// It must only ever run inside an isolated child process.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "backends/backend.h"
+#include "spec/ir/program.h"
+
+namespace vyre::isolation::testing {
+
+/// What a dispatch of the fake backend does.
+enum class FakeMode : uint8_t {
+  Echo = 0,           ///< out[i] = out[i] + grid x, byte by byte (mod 256).
+  Segfault = 1,       ///< Writes through a null pointer.
+  Abort = 2,          ///< std::abort().
+  Exit3 = 3,          ///< _Exit(3).
+  Hang = 4,           ///< Sleeps forever.
+  Garbage = 5,        ///< Writes non-frame bytes on the reply pipe, then sleeps forever.
+  BadStatus = 6,      ///< Returns status code 42.
+  CountPrograms = 7,  ///< out = live compiled programs in this process (u32).
+  HangOnExit = 8,     ///< Like Echo, and the backend's destructor then sleeps forever.
+  Huge = 9,           ///< Returns a 2 MiB "out" buffer.
+};
+
+/// Compile rejects workgroup_size x == 3 with this CompileError message.
+inline constexpr const char* kFakeRejection = "the fake backend refuses workgroup size 3";
+
+/// The fake backend: name "fake", device "fake device", driver "pid N".
+std::unique_ptr<Backend> make_fake_backend();
+
+/// A program with buffers "mode" (read_only) and "out" (read_write) and an
+/// empty body; `width` is its workgroup size x.
+Program fake_program(uint32_t width = 1);
+
+/// Inputs for fake_program: mode byte and out's initial bytes.
+BufferSet fake_inputs(FakeMode mode, ByteBuffer out);
+
+}  // namespace vyre::isolation::testing
