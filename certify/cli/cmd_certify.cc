@@ -1,0 +1,172 @@
+// `vyre-certify --backend NAME [options]`: the certification run.
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "backends/registry.h"
+#include "certify/cli/command.h"
+#include "certify/run/certification_run.h"
+#include "certify/suite/catalog.h"
+
+namespace vyre::cli {
+namespace {
+
+constexpr std::string_view kUsage =
+    "vyre-certify --backend NAME [--device D] [--level L1..L4] [--runs N] [--seed S]\n"
+    "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--quiet]\n"
+    "  NAME is a built-in backend (reference, vulkan) or a plugin path (./libmybackend.so).\n"
+    "  Defaults: --level L4, --runs 100, --seed 1, --out reports/<backend>-<UTC time>/.\n"
+    "  Exit: 0 certified, 1 not certified, 2 bad usage or no usable backend.";
+
+struct Args {
+  certify::CertifyOptions run;
+  BackendOptions backend;
+};
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "vyre-certify: %s\nusage: %.*s\n", message.c_str(),
+               static_cast<int>(kUsage.size()), kUsage.data());
+  return kExitUsage;
+}
+
+template <typename T>
+std::optional<T> parse_number(const std::string& text) {
+  T value{};
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::string default_out_dir(const std::string& backend) {
+  std::string name = std::filesystem::path(backend).filename().string();
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+  }
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  return "reports/" + name + "-" + stamp;
+}
+
+/// Parses the arguments; returns an error message on bad usage.
+std::optional<std::string> parse_args(std::span<const std::string> args, Args& out) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    if (flag == "--quiet") {
+      out.run.progress = false;
+      continue;
+    }
+    if (i + 1 >= args.size()) return "option " + flag + " needs a value";
+    const std::string& value = args[++i];
+    if (flag == "--backend") {
+      out.run.backend = value;
+    } else if (flag == "--device") {
+      out.backend.device = value;
+    } else if (flag == "--level") {
+      auto level = certify::level_named(value);
+      if (!level) return "unknown level `" + value + "`; levels are L1, L2, L3, L4";
+      out.run.level = *level;
+    } else if (flag == "--runs") {
+      auto runs = parse_number<uint32_t>(value);
+      if (!runs || *runs == 0 || *runs > 100000) return "--runs takes a number from 1 to 100000";
+      out.run.runs = *runs;
+    } else if (flag == "--seed") {
+      auto seed = parse_number<uint64_t>(value);
+      if (!seed) return "--seed takes an unsigned 64-bit number";
+      out.run.seed = *seed;
+    } else if (flag == "--filter") {
+      out.run.filter = value;
+    } else if (flag == "--out") {
+      out.run.out_dir = value;
+    } else if (flag == "--timeout-ms") {
+      auto ms = parse_number<uint32_t>(value);
+      if (!ms || *ms == 0) return "--timeout-ms takes a positive number of milliseconds";
+      out.backend.fence_timeout = std::chrono::milliseconds(*ms);
+    } else {
+      return "unknown option `" + flag + "`";
+    }
+  }
+  if (out.run.backend.empty()) return "--backend is required";
+  if (out.run.out_dir.empty()) out.run.out_dir = default_out_dir(out.run.backend);
+  return std::nullopt;
+}
+
+/// Fails early, before any case runs, when reports could not be written.
+std::optional<std::string> check_writable(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return "cannot create output folder " + dir + ": " + ec.message();
+  std::filesystem::path probe = std::filesystem::path(dir) / ".write-test";
+  {
+    std::ofstream f(probe);
+    if (!f) return "output folder " + dir + " is not writable";
+  }
+  std::filesystem::remove(probe, ec);
+  return std::nullopt;
+}
+
+int run_certify(std::span<const std::string> args) {
+  Args a;
+  if (auto error = parse_args(args, a)) return usage_error(*error);
+
+  auto backend = make_backend(a.run.backend, a.backend);
+  if (!backend) {
+    std::fprintf(stderr, "vyre-certify: %s\n", backend.error().message.c_str());
+    return kExitUsage;
+  }
+  Capabilities caps = (*backend)->probe();
+  if (!caps.unavailable.empty()) {
+    std::fprintf(stderr, "vyre-certify: backend `%s` is not usable: %s\n", a.run.backend.c_str(),
+                 caps.unavailable.c_str());
+    return kExitUsage;
+  }
+
+  std::vector<certify::SuiteCase> cases = certify::build_catalog({a.run.seed});
+  size_t matching = 0;
+  for (const certify::SuiteCase& c : cases) {
+    if (c.level <= a.run.level &&
+        (a.run.filter.empty() || fnmatch(a.run.filter.c_str(), c.id.c_str(), 0) == 0)) {
+      ++matching;
+    }
+  }
+  if (matching == 0) {
+    return usage_error("--filter `" + a.run.filter + "` matches no case at or below " +
+                       std::string(certify::name_of(a.run.level)));
+  }
+  if (auto error = check_writable(a.run.out_dir)) return usage_error(*error);
+
+  std::fprintf(stderr, "vyre-certify: %zu cases on `%s` (%s), level %s, %u runs each\n", matching,
+               a.run.backend.c_str(), caps.device_name.c_str(),
+               std::string(certify::name_of(a.run.level)).c_str(), a.run.runs);
+  certify::Report report = certify::run_certification(**backend, cases, a.run);
+  report.suite_version = VYRE_SUITE_VERSION;
+  if (auto written = certify::write_reports(report, a.run.out_dir); !written) {
+    std::fprintf(stderr, "vyre-certify: %s\n", written.error().message.c_str());
+    return kExitUsage;
+  }
+  for (const certify::LevelSummary& l : report.levels) {
+    std::printf("%s  %-4s %3u cases, %3u passed, %3u failed, %3u not supported%s%s\n",
+                l.certified ? "ok  " : "FAIL", std::string(certify::name_of(l.level)).c_str(),
+                l.cases, l.passed, l.failed, l.not_supported, l.certified ? "" : ": ",
+                l.reason.c_str());
+  }
+  std::printf("%s: %s at %s (%.1f s); reports in %s\n", a.run.backend.c_str(),
+              report.certified ? "CERTIFIED" : "NOT CERTIFIED",
+              std::string(certify::name_of(a.run.level)).c_str(),
+              static_cast<double>(report.wall_us) / 1e6, a.run.out_dir.c_str());
+  return report.certified ? kExitOk : kExitFail;
+}
+
+const bool registered = register_command(
+    {"certify", "certify a backend (also: vyre-certify --backend NAME ...)", kUsage, run_certify});
+
+}  // namespace
+}  // namespace vyre::cli

@@ -1,0 +1,131 @@
+// `vyre-certify validate [--json] FILE...`: parses each program and prints
+// every validation diagnostic as `FILE:LINE:COL: VNNN: message` (0:0 when the
+// node has no location), or all of them as one JSON array.
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "certify/cli/command.h"
+#include "spec/text/text_format.h"
+#include "spec/validate/validator.h"
+
+namespace vyre::cli {
+namespace {
+
+constexpr std::string_view kUsage =
+    "vyre-certify validate [--json] FILE...\n"
+    "  Prints one line per problem: FILE:LINE:COL: VNNN: message, or FILE:LINE:COL: error:\n"
+    "  message for a file that cannot be read or parsed. --json prints a JSON array of\n"
+    "  {file, line, col, rule, message} instead (rule \"error\" for those files).\n"
+    "  Exit 0: every program is valid; 1: some program is invalid; 2: a file cannot be\n"
+    "  read or parsed, or bad usage.";
+
+/// One line of output.
+struct Finding {
+  std::string file;
+  SourceLoc loc;
+  std::string rule;  ///< "V001" ... or "error" for unreadable or unparsable input.
+  std::string message;
+};
+
+/// The file's text, or an Error saying why it cannot be had. Reads at most
+/// one byte past the text format's limit, so a huge or endless file is refused.
+Result<std::string> read_text(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return Error{"is a directory, not a program file"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot open the file: " + std::string(std::strerror(errno))};
+  std::string text;
+  char chunk[1 << 16];
+  // One chunk past the limit is enough to know the file is too large.
+  while (text.size() <= kMaxTextBytes && in.read(chunk, sizeof chunk).gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+  }
+  if (in.bad()) return Error{"cannot read the file"};
+  if (text.size() > kMaxTextBytes) {
+    return Error{"the file is larger than the text format's limit of 32 MiB; split it"};
+  }
+  return text;
+}
+
+/// What validating one file found; the exit code it calls for.
+int check_file(const std::string& path, std::vector<Finding>& out) {
+  Result<std::string> text = read_text(path);
+  if (!text) {
+    out.push_back({path, {}, "error", text.error().message});
+    return kExitUsage;
+  }
+  Result<Program> program = parse_program(*text);
+  if (!program) {
+    out.push_back({path, program.error().loc, "error", program.error().message});
+    return kExitUsage;
+  }
+  const std::vector<Diagnostic> diagnostics = validate(*program);
+  for (const Diagnostic& d : diagnostics) {
+    out.push_back({path, d.loc, std::string(name_of(d.rule)), d.message});
+  }
+  return diagnostics.empty() ? kExitOk : kExitFail;
+}
+
+void print_lines(const std::vector<Finding>& findings) {
+  for (const Finding& f : findings) {
+    std::printf("%s:%u:%u: %s: %s\n", f.file.c_str(), f.loc.line, f.loc.col, f.rule.c_str(),
+                f.message.c_str());
+  }
+}
+
+void print_json(const std::vector<Finding>& findings) {
+  nlohmann::ordered_json array = nlohmann::ordered_json::array();
+  for (const Finding& f : findings) {
+    array.push_back({{"file", f.file},
+                     {"line", f.loc.line},
+                     {"col", f.loc.col},
+                     {"rule", f.rule},
+                     {"message", f.message}});
+  }
+  std::printf("%s\n", array.dump(2).c_str());
+}
+
+int run_validate(std::span<const std::string> args) {
+  bool json = false;
+  std::vector<std::string> files;
+  for (const std::string& arg : args) {
+    if (arg == "--json") {
+      json = true;
+    } else if (arg.starts_with("-")) {
+      std::fprintf(stderr, "vyre-certify validate: unknown option `%s`\nusage: %.*s\n", arg.c_str(),
+                   static_cast<int>(kUsage.size()), kUsage.data());
+      return kExitUsage;
+    } else {
+      files.push_back(arg);
+    }
+  }
+  if (files.empty()) {
+    std::fprintf(stderr, "vyre-certify validate: no FILE given\nusage: %.*s\n",
+                 static_cast<int>(kUsage.size()), kUsage.data());
+    return kExitUsage;
+  }
+  std::vector<Finding> findings;
+  int exit_code = kExitOk;
+  // Unreadable input (2) outranks an invalid program (1).
+  for (const std::string& file : files) exit_code = std::max(exit_code, check_file(file, findings));
+  if (json) {
+    print_json(findings);
+  } else {
+    print_lines(findings);
+  }
+  return exit_code;
+}
+
+const bool registered =
+    register_command({"validate", "validate programs (rules V001-V040)", kUsage, run_validate});
+
+}  // namespace
+}  // namespace vyre::cli

@@ -1,0 +1,66 @@
+# The `lower` command end to end: every spec/examples program lowers to a
+# SPIR-V module (magic number first), its disassembly and SPIRV-Cross GLSL;
+# invalid, unparsable and unreadable input and bad usage get their exit codes.
+# CTest runs it as: cmake -DCLI=... -DDATA=... -DEXAMPLES=... -DOUT_DIR=... -P this.
+
+# Runs the CLI with the arguments; fails unless it exits `expected_rc`;
+# stores stdout and stderr in `out_var` and `err_var`.
+function(run_cli expected_rc out_var err_var)
+  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc STREQUAL expected_rc)
+    list(JOIN ARGN " " command)
+    message(FATAL_ERROR "`vyre-certify ${command}` exited ${rc}, expected ${expected_rc}\n"
+                        "stdout:\n${out}\nstderr:\n${err}")
+  endif()
+  set(${out_var} "${out}" PARENT_SCOPE)
+  set(${err_var} "${err}" PARENT_SCOPE)
+endfunction()
+
+function(expect_match actual regex what)
+  if(NOT actual MATCHES "${regex}")
+    message(FATAL_ERROR "${what}: `${actual}` does not match `${regex}`")
+  endif()
+endfunction()
+
+file(MAKE_DIRECTORY ${OUT_DIR})
+file(GLOB examples ${EXAMPLES}/*.vyre)
+list(LENGTH examples count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no example programs in ${EXAMPLES}")
+endif()
+foreach(example IN LISTS examples)
+  get_filename_component(name ${example} NAME_WE)
+  set(spv ${OUT_DIR}/${name}.spv)
+  file(REMOVE ${spv})
+  run_cli(0 out err lower ${example} --backend vulkan -o ${spv})
+  file(SIZE ${spv} size)
+  math(EXPR rest "${size} % 4")
+  if(size LESS 20 OR NOT rest EQUAL 0)
+    message(FATAL_ERROR "${spv}: ${size} bytes is not a SPIR-V module")
+  endif()
+  # The SPIR-V magic number 0x07230203, little-endian.
+  file(READ ${spv} magic LIMIT 4 HEX)
+  expect_match("${magic}" "^03022307$" "magic number of ${name}.spv")
+  run_cli(0 asm err lower ${example} --emit spirv-asm)
+  expect_match("${asm}" "OpEntryPoint GLCompute %main \"main\"" "disassembly of ${name}")
+  run_cli(0 glsl err lower --emit glsl ${example})
+  expect_match("${glsl}" "^#version 450\n.*layout\\(local_size_x = [0-9]+" "GLSL of ${name}")
+endforeach()
+
+# An invalid program: exit 1 with the validator's diagnostics.
+run_cli(1 out err lower ${DATA}/validate/invalid.vyre)
+expect_match("${err}" "invalid\\.vyre:7:3: V005: vyre IR validation: " "invalid program")
+# Unparsable or unreadable input, bad usage: exit 2.
+run_cli(2 out err lower ${DATA}/validate/unparsable.vyre)
+expect_match("${err}" "unparsable\\.vyre:[0-9]+:[0-9]+: error: " "unparsable program")
+run_cli(2 out err lower ${OUT_DIR}/no-such-file.vyre)
+expect_match("${err}" "cannot read the file" "missing file")
+list(GET examples 0 example)
+run_cli(2 out err lower ${example} --backend reference)
+expect_match("${err}" "backend `reference` has no lowering" "reference backend")
+run_cli(2 out err lower ${example} --emit hlsl)
+expect_match("${err}" "unknown --emit `hlsl`" "unknown output form")
+run_cli(2 out err lower)
+expect_match("${err}" "no FILE given" "no file")
+run_cli(2 out err lower ${example} -o ${OUT_DIR}/no-such-dir/out.spv)
+expect_match("${err}" "cannot write the output" "unwritable output")

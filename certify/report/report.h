@@ -1,0 +1,107 @@
+// The certification report: what ran, on what, and the verdict per case and
+// per level. Written as report.json (the certificate), report.md and junit.xml.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends/backend.h"
+#include "certify/suite/level.h"
+
+namespace vyre::certify {
+
+/// Verdict of one case; the certifier's, from the backend's statuses and bytes.
+enum class Verdict : uint8_t {
+  Pass,
+  Fail,          ///< Wrong bytes, or runs that disagree.
+  NotSupported,  ///< The backend said the case needs more than it offers.
+  CompileError,
+  DeviceLost,
+  Timeout,
+  BadOutput,
+  Error,
+  InvalidCase,  ///< The suite itself is wrong: reference and spec table disagree.
+};
+
+/// "pass", "fail", ...
+std::string_view name_of(Verdict v);
+/// The verdict a non-Ok backend status becomes.
+Verdict verdict_of(Status s);
+
+/// Where expected and observed first differ, as u32 words.
+struct FirstDifference {
+  std::string buffer;
+  uint64_t word = 0;
+  uint32_t expected = 0;
+  uint32_t observed = 0;
+};
+
+/// Everything needed to understand and replay a failing case.
+struct Failure {
+  /// Which variant failed: workgroup size, grid, output initialisation, run.
+  std::string variant;
+  std::string detail;
+  BufferSet inputs;
+  BufferSet expected;
+  BufferSet observed;
+  std::optional<FirstDifference> first_difference;
+  /// Repro case file, relative to the report folder; empty if none.
+  std::string repro;
+};
+
+/// Result of one suite case.
+struct CaseResult {
+  std::string id;
+  Level level = Level::L1;
+  std::string oracle;
+  Verdict verdict = Verdict::Error;
+  std::string message;
+  uint32_t variants = 0;
+  uint32_t runs_per_variant = 0;
+  uint64_t dispatches = 0;
+  /// Most distinct canonical outputs any variant produced over its runs (1 = deterministic).
+  uint32_t distinct_outputs = 0;
+  uint64_t compile_us = 0;
+  uint64_t backend_us = 0;
+  uint64_t reference_us = 0;
+  std::optional<Failure> failure;
+};
+
+/// Verdict of one level.
+struct LevelSummary {
+  Level level = Level::L1;
+  uint32_t cases = 0;
+  uint32_t passed = 0;
+  uint32_t failed = 0;
+  uint32_t not_supported = 0;
+  bool certified = false;
+  /// Why the level is not certified (empty when it is).
+  std::string reason;
+};
+
+/// A whole certification run.
+struct Report {
+  static constexpr int kSchemaVersion = 1;
+  static constexpr std::string_view kSpecSnapshot = "vyre-0.4.0+pin.1";
+  std::string suite_version;
+  std::string backend;
+  Capabilities device;
+  uint64_t seed = 0;
+  uint32_t runs = 0;
+  std::string filter;
+  Level requested_level = Level::L4;
+  std::string started_utc;
+  uint64_t wall_us = 0;
+  /// Wall time per phase ("probe", "catalog", "reference", "compile", "dispatch", ...).
+  std::map<std::string, uint64_t> phase_us;
+  std::vector<CaseResult> cases;
+  std::vector<LevelSummary> levels;
+  bool certified = false;
+  std::string reason;
+};
+
+}  // namespace vyre::certify

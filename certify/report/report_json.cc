@@ -1,0 +1,165 @@
+#include "certify/report/report_json.h"
+
+#include <openssl/evp.h>
+
+#include <array>
+#include <cstdio>
+
+namespace vyre::certify {
+namespace {
+
+// Buffers larger than this are shown truncated in report.json; the repro
+// file always carries them whole.
+constexpr size_t kMaxJsonBufferBytes = 4096;
+constexpr std::string_view kCertificateAlgorithm = "sha256";
+constexpr std::string_view kCanonicalization = "json: sorted keys, no whitespace, UTF-8";
+
+std::string hex(const uint8_t* data, size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(n * 2);
+  for (size_t i = 0; i < n; ++i) {
+    out.push_back(kDigits[data[i] >> 4]);
+    out.push_back(kDigits[data[i] & 15]);
+  }
+  return out;
+}
+
+nlohmann::json device_to_json(const Capabilities& c) {
+  return {{"name", c.device_name},
+          {"driver", c.driver},
+          {"api", c.api},
+          {"max_workgroup_invocations", c.max_workgroup_invocations},
+          {"max_workgroup_size", c.max_workgroup_size},
+          {"max_workgroup_count", c.max_workgroup_count},
+          {"max_storage_buffer_bytes", c.max_storage_buffer_bytes},
+          {"max_uniform_buffer_bytes", c.max_uniform_buffer_bytes},
+          {"max_workgroup_memory_bytes", c.max_workgroup_memory_bytes},
+          {"preferred_workgroup_size", c.preferred_workgroup_size}};
+}
+
+nlohmann::json failure_to_json(const Failure& f) {
+  nlohmann::json j = {{"variant", f.variant},
+                      {"detail", f.detail},
+                      {"inputs", buffers_to_json(f.inputs)},
+                      {"expected", buffers_to_json(f.expected)},
+                      {"observed", buffers_to_json(f.observed)},
+                      {"repro", f.repro}};
+  if (f.first_difference) {
+    const FirstDifference& d = *f.first_difference;
+    j["first_difference"] = {
+        {"buffer", d.buffer}, {"word", d.word}, {"expected", d.expected}, {"observed", d.observed}};
+  }
+  return j;
+}
+
+nlohmann::json case_to_json(const CaseResult& c) {
+  nlohmann::json j = {
+      {"id", c.id},
+      {"level", name_of(c.level)},
+      {"oracle", c.oracle},
+      {"status", name_of(c.verdict)},
+      {"message", c.message},
+      {"variants", c.variants},
+      {"runs_per_variant", c.runs_per_variant},
+      {"dispatches", c.dispatches},
+      {"distinct_outputs", c.distinct_outputs},
+      {"timing_us",
+       {{"compile", c.compile_us}, {"backend", c.backend_us}, {"reference", c.reference_us}}}};
+  if (c.failure) j["failure"] = failure_to_json(*c.failure);
+  return j;
+}
+
+nlohmann::json level_to_json(const LevelSummary& l) {
+  return {{"level", name_of(l.level)}, {"summary", summary_of(l.level)},
+          {"cases", l.cases},          {"passed", l.passed},
+          {"failed", l.failed},        {"not_supported", l.not_supported},
+          {"certified", l.certified},  {"reason", l.reason}};
+}
+
+}  // namespace
+
+nlohmann::json buffers_to_json(const BufferSet& buffers) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, bytes] : buffers) {
+    size_t n = std::min(bytes.size(), kMaxJsonBufferBytes);
+    std::string text = hex(bytes.data(), n);
+    if (n < bytes.size()) {
+      text += "...(" + std::to_string(bytes.size()) + " bytes; see the repro file)";
+    }
+    j[name] = text;
+  }
+  return j;
+}
+
+nlohmann::json report_to_json(const Report& r) {
+  nlohmann::json cases = nlohmann::json::array();
+  for (const CaseResult& c : r.cases) cases.push_back(case_to_json(c));
+  nlohmann::json levels = nlohmann::json::array();
+  for (const LevelSummary& l : r.levels) levels.push_back(level_to_json(l));
+  return {{"schema_version", Report::kSchemaVersion},
+          {"spec_snapshot", Report::kSpecSnapshot},
+          {"suite_version", r.suite_version},
+          {"backend", r.backend},
+          {"device", device_to_json(r.device)},
+          {"seed", r.seed},
+          {"runs", r.runs},
+          {"filter", r.filter},
+          {"requested_level", name_of(r.requested_level)},
+          {"started_utc", r.started_utc},
+          {"timing_us", {{"wall", r.wall_us}, {"phases", r.phase_us}}},
+          {"levels", levels},
+          {"cases", cases},
+          {"certified", r.certified},
+          {"reason", r.reason}};
+}
+
+std::string canonical_json(const nlohmann::json& value) {
+  // nlohmann::json keeps object keys in a std::map, so dump() sorts them.
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  std::array<uint8_t, EVP_MAX_MD_SIZE> digest{};
+  unsigned int len = 0;
+  EVP_Digest(bytes.data(), bytes.size(), digest.data(), &len, EVP_sha256(), nullptr);
+  return hex(digest.data(), len);
+}
+
+nlohmann::json with_certificate(nlohmann::json report) {
+  report.erase("certificate");
+  std::string digest = sha256_hex(canonical_json(report));
+  report["certificate"] = {{"algorithm", kCertificateAlgorithm},
+                           {"canonicalization", kCanonicalization},
+                           {"digest", digest}};
+  return report;
+}
+
+Result<std::string> verify_certificate(const nlohmann::json& report) {
+  if (!report.is_object()) return Error{"not a report: the top level is not a JSON object"};
+  auto schema = report.find("schema_version");
+  if (schema == report.end() || !schema->is_number_integer() ||
+      schema->get<int>() != Report::kSchemaVersion) {
+    return Error{"unknown schema_version; this vyre-certify reads schema " +
+                 std::to_string(Report::kSchemaVersion)};
+  }
+  auto cert = report.find("certificate");
+  if (cert == report.end() || !cert->is_object() || !cert->contains("digest") ||
+      !(*cert)["digest"].is_string()) {
+    return Error{"the report has no certificate digest"};
+  }
+  if (cert->value("algorithm", "") != kCertificateAlgorithm) {
+    return Error{"unsupported certificate algorithm; expected sha256"};
+  }
+  nlohmann::json body = report;
+  body.erase("certificate");
+  std::string expected = (*cert)["digest"].get<std::string>();
+  std::string actual = sha256_hex(canonical_json(body));
+  if (actual != expected) {
+    return Error{"certificate digest mismatch: the report says " + expected +
+                 " but its contents hash to " + actual + "; the report was modified"};
+  }
+  return actual;
+}
+
+}  // namespace vyre::certify

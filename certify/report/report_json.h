@@ -1,0 +1,35 @@
+// report.json: the versioned, machine-readable report and its certificate, a
+// SHA-256 digest over the canonical JSON that `vyre-certify verify` recomputes.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "certify/report/report.h"
+#include "spec/support/result.h"
+
+namespace vyre::certify {
+
+/// The report as JSON, without its certificate.
+nlohmann::json report_to_json(const Report& report);
+
+/// Canonical text of a JSON value: keys sorted, no whitespace, integers only
+/// (the report holds no floating-point numbers, so the text is stable).
+std::string canonical_json(const nlohmann::json& value);
+
+/// Lower-case hex SHA-256 of `bytes`.
+std::string sha256_hex(std::string_view bytes);
+
+/// Adds the "certificate" member: the digest of the canonical JSON of the rest.
+nlohmann::json with_certificate(nlohmann::json report);
+
+/// Recomputes the digest of a report read from disk; an Error says what is
+/// wrong (no certificate, unknown schema, digest mismatch).
+Result<std::string> verify_certificate(const nlohmann::json& report);
+
+/// Buffers in JSON: name -> lower-case hex of the bytes (capped for size).
+nlohmann::json buffers_to_json(const BufferSet& buffers);
+
+}  // namespace vyre::certify

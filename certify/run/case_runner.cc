@@ -1,0 +1,275 @@
+#include "certify/run/case_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "reference/interpreter.h"
+
+namespace vyre::certify {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+uint64_t micros_since(Clock::time_point start) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count());
+}
+
+/// One way of running a single-dispatch case.
+struct Variant {
+  std::string label;
+  TestCase test_case;
+};
+
+uint32_t word_at(const ByteBuffer& b, uint64_t word) {
+  uint32_t v = 0;
+  for (uint64_t i = 0; i < 4; ++i) {
+    uint64_t at = word * 4 + i;
+    if (at < b.size()) v |= static_cast<uint32_t>(b[at]) << (8 * i);
+  }
+  return v;
+}
+
+/// True when every byte of a ReadWrite buffer's initial contents is zero, so
+/// the buffer is a pure output and may be poisoned.
+bool is_pure_output(const ByteBuffer& b) {
+  for (uint8_t byte : b) {
+    if (byte != 0) return false;
+  }
+  return true;
+}
+
+std::vector<Variant> variants_of(const SuiteCase& c, const CaseRunOptions& o) {
+  const TestCase& base = *c.test_case;
+  std::vector<uint32_t> sizes = {base.program.workgroup_size[0]};
+  if (c.resizable) {
+    sizes = {1, 64, o.preferred_workgroup_size};
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  }
+  uint64_t invocations = uint64_t{base.program.workgroup_size[0]} * base.grid.workgroups[0];
+  std::vector<Variant> out;
+  for (uint32_t size : sizes) {
+    TestCase sized = base;
+    if (c.resizable) {
+      sized.program.workgroup_size = {size, 1, 1};
+      sized.grid.workgroups = {static_cast<uint32_t>((invocations + size - 1) / size), 1, 1};
+    }
+    std::string where = "workgroup_size=" + std::to_string(sized.program.workgroup_size[0]) + "x" +
+                        std::to_string(sized.program.workgroup_size[1]) + "x" +
+                        std::to_string(sized.program.workgroup_size[2]) +
+                        " grid=" + std::to_string(sized.grid.workgroups[0]) + "x" +
+                        std::to_string(sized.grid.workgroups[1]) + "x" +
+                        std::to_string(sized.grid.workgroups[2]);
+    out.push_back({where + " outputs=as-given", sized});
+    TestCase poisoned = sized;
+    bool any = false;
+    for (const BufferDecl& b : poisoned.program.buffers) {
+      if (b.access != BufferAccess::ReadWrite) continue;
+      auto it = poisoned.inputs.find(b.name);
+      if (it == poisoned.inputs.end() || it->second.empty()) continue;
+      bool listed = c.poisonable && std::find(c.poisonable->begin(), c.poisonable->end(), b.name) !=
+                                        c.poisonable->end();
+      if (c.poisonable ? !listed : !is_pure_output(it->second)) continue;
+      std::fill(it->second.begin(), it->second.end(), o.poison);
+      any = true;
+    }
+    if (any) out.push_back({where + " outputs=poisoned", std::move(poisoned)});
+  }
+  return out;
+}
+
+BufferSet canonical(const SuiteCase& c, const BufferSet& b) {
+  return c.canonicalize ? c.canonicalize(b) : b;
+}
+
+std::optional<std::string> compare(const SuiteCase& c, const BufferSet& expected,
+                                   const BufferSet& observed) {
+  if (c.compare) return c.compare(expected, observed);
+  if (expected == observed) return std::nullopt;
+  return std::string("outputs differ from the reference");
+}
+
+std::string describe(const FirstDifference& d) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "buffer `%s` word %llu: expected 0x%08x, observed 0x%08x",
+                d.buffer.c_str(), static_cast<unsigned long long>(d.word), d.expected, d.observed);
+  return buf;
+}
+
+/// Fills `r` as a failure of `variant` and writes its repro.
+void fail(CaseResult& r, Verdict verdict, std::string message, const std::string& variant,
+          const TestCase* tc, const BufferSet& expected, const BufferSet& observed,
+          const std::function<std::string(const TestCase&)>& write_repro) {
+  r.verdict = verdict;
+  r.message = std::move(message);
+  Failure f;
+  f.variant = variant;
+  f.expected = expected;
+  f.observed = observed;
+  f.first_difference = first_difference(expected, observed);
+  if (f.first_difference) f.detail = describe(*f.first_difference);
+  if (tc) {
+    f.inputs = tc->inputs;
+    TestCase repro = *tc;
+    repro.name = r.id;
+    // The repro expects the reference's bytes, so it replays on any backend.
+    repro.expected = expected;
+    if (write_repro) f.repro = write_repro(repro);
+  }
+  r.failure = std::move(f);
+}
+
+void run_single_dispatch(Backend& backend, const SuiteCase& c, const CaseRunOptions& o,
+                         const std::function<std::string(const TestCase&)>& write_repro,
+                         CaseResult& r) {
+  std::vector<Variant> variants = variants_of(c, o);
+  r.variants = static_cast<uint32_t>(variants.size());
+  std::map<std::array<uint32_t, 3>, std::shared_ptr<const CompiledProgram>> compiled;
+  for (const Variant& v : variants) {
+    // Expected bytes: the reference interpreter, which must itself agree with
+    // a hand-written expectation when the case has one.
+    auto ref_start = Clock::now();
+    auto ref = reference::run(v.test_case.program, v.test_case.inputs, v.test_case.grid);
+    r.reference_us += micros_since(ref_start);
+    if (!ref.ok()) {
+      fail(r, Verdict::InvalidCase, "the reference rejects the case: " + ref.error().message,
+           v.label, nullptr, {}, {}, nullptr);
+      return;
+    }
+    if (!ref->conforming()) {
+      fail(r, Verdict::InvalidCase,
+           "the case program is not conforming: " + ref->violations.front().message, v.label,
+           nullptr, {}, {}, nullptr);
+      return;
+    }
+    BufferSet expected = canonical(c, ref->outputs);
+    if (v.test_case.expected && v.label.ends_with("as-given")) {
+      BufferSet table = canonical(c, *v.test_case.expected);
+      if (auto diff = compare(c, table, expected)) {
+        fail(r, Verdict::InvalidCase,
+             "the reference interpreter disagrees with the spec table: " + *diff, v.label, nullptr,
+             table, expected, nullptr);
+        return;
+      }
+    }
+
+    auto& program = compiled[v.test_case.program.workgroup_size];
+    if (!program) {
+      auto compile_start = Clock::now();
+      CompileOutcome out = backend.compile(v.test_case.program);
+      r.compile_us += micros_since(compile_start);
+      if (out.status != Status::Ok || !out.program) {
+        Verdict verdict = out.status == Status::Ok ? Verdict::BadOutput : verdict_of(out.status);
+        fail(r, verdict, "compile: " + out.message, v.label, &v.test_case, expected, {},
+             write_repro);
+        return;
+      }
+      program = out.program;
+    }
+
+    std::set<BufferSet> distinct;
+    for (uint32_t run = 0; run < o.runs; ++run) {
+      auto start = Clock::now();
+      DispatchOutcome out = backend.dispatch(*program, v.test_case.inputs, v.test_case.grid);
+      r.backend_us += micros_since(start);
+      ++r.dispatches;
+      std::string where = v.label + " run=" + std::to_string(run + 1);
+      if (out.status != Status::Ok) {
+        fail(r, verdict_of(out.status), "dispatch: " + out.message, where, &v.test_case, expected,
+             {}, write_repro);
+        return;
+      }
+      BufferSet observed = canonical(c, out.outputs);
+      distinct.insert(observed);
+      r.distinct_outputs = std::max(r.distinct_outputs, static_cast<uint32_t>(distinct.size()));
+      if (auto diff = compare(c, expected, observed)) {
+        std::string msg = *diff;
+        if (distinct.size() > 1) msg += " (runs disagree: nondeterministic)";
+        fail(r, Verdict::Fail, msg, where, &v.test_case, expected, observed, write_repro);
+        return;
+      }
+    }
+  }
+  r.verdict = Verdict::Pass;
+}
+
+void run_host_driven(Backend& backend, const SuiteCase& c, const CaseRunOptions& o, CaseResult& r) {
+  r.variants = 1;
+  BufferSet expected = canonical(c, c.host_expected);
+  std::set<BufferSet> distinct;
+  for (uint32_t run = 0; run < o.runs; ++run) {
+    auto start = Clock::now();
+    HostObservation out = c.host_driven(backend);
+    r.backend_us += micros_since(start);
+    ++r.dispatches;
+    std::string where = "run=" + std::to_string(run + 1);
+    if (out.status != Status::Ok) {
+      fail(r, verdict_of(out.status), out.message, where, nullptr, expected, {}, nullptr);
+      return;
+    }
+    BufferSet observed = canonical(c, out.outputs);
+    distinct.insert(observed);
+    r.distinct_outputs = std::max(r.distinct_outputs, static_cast<uint32_t>(distinct.size()));
+    if (auto diff = compare(c, expected, observed)) {
+      fail(r, Verdict::Fail, *diff, where, nullptr, expected, observed, nullptr);
+      return;
+    }
+  }
+  r.verdict = Verdict::Pass;
+}
+
+}  // namespace
+
+std::optional<FirstDifference> first_difference(const BufferSet& expected,
+                                                const BufferSet& observed) {
+  for (const auto& [name, want] : expected) {
+    auto it = observed.find(name);
+    if (it == observed.end()) return FirstDifference{name + " (missing)", 0, 0, 0};
+    const ByteBuffer& got = it->second;
+    uint64_t words = (std::max(want.size(), got.size()) + 3) / 4;
+    for (uint64_t w = 0; w < words; ++w) {
+      bool in_both = w * 4 + 4 <= want.size() && w * 4 + 4 <= got.size();
+      if (!in_both || word_at(want, w) != word_at(got, w)) {
+        if (in_both || want.size() != got.size()) {
+          return FirstDifference{name, w, word_at(want, w), word_at(got, w)};
+        }
+      }
+    }
+  }
+  for (const auto& [name, got] : observed) {
+    if (!expected.contains(name)) return FirstDifference{name + " (unexpected)", 0, 0, 0};
+  }
+  return std::nullopt;
+}
+
+CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& options,
+                    const std::function<std::string(const TestCase&)>& write_repro) {
+  CaseResult r;
+  r.id = c.id;
+  r.level = c.level;
+  r.oracle = c.oracle;
+  r.runs_per_variant = options.runs;
+  if (options.runs == 0) {
+    r.verdict = Verdict::Error;
+    r.message = "zero runs requested: nothing would be checked";
+    return r;
+  }
+  if (c.test_case) {
+    run_single_dispatch(backend, c, options, write_repro, r);
+  } else if (c.host_driven) {
+    run_host_driven(backend, c, options, r);
+  } else {
+    r.verdict = Verdict::InvalidCase;
+    r.message = "the case has neither a program nor a host-driven run";
+  }
+  if (r.verdict == Verdict::Pass) {
+    r.message = "identical to the reference on " + std::to_string(r.variants) + " variant(s) x " +
+                std::to_string(options.runs) + " run(s)";
+  }
+  return r;
+}
+
+}  // namespace vyre::certify

@@ -1,0 +1,36 @@
+// Runs one suite case on a backend against the reference: every variant
+// (workgroup sizes, output initialisation), each repeated `runs` times, every
+// run required identical to the expected bytes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "backends/backend.h"
+#include "certify/report/report.h"
+#include "certify/suite/suite_case.h"
+
+namespace vyre::certify {
+
+/// Knobs of a case run.
+struct CaseRunOptions {
+  uint32_t runs = 100;
+  /// Workgroup sizes resizable cases are also run at (1, 64, preferred).
+  uint32_t preferred_workgroup_size = 64;
+  /// Byte that poisoned output buffers are filled with.
+  uint8_t poison = 0xAB;
+};
+
+/// Runs `c` on `backend`; the returned result's failure (if any) carries the
+/// failing variant's inputs, expected and observed bytes, and a TestCase to
+/// write as a repro through `write_repro` (which returns its relative path).
+CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& options,
+                    const std::function<std::string(const TestCase&)>& write_repro);
+
+/// The first differing u32 word between two buffer sets (missing buffers and
+/// length differences included); nullopt when equal.
+std::optional<FirstDifference> first_difference(const BufferSet& expected,
+                                                const BufferSet& observed);
+
+}  // namespace vyre::certify

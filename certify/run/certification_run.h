@@ -1,0 +1,43 @@
+// The certification run: every selected suite case on one backend, levels
+// judged fail-closed, reports written to the output folder.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "certify/report/report.h"
+#include "certify/suite/suite_case.h"
+#include "spec/support/result.h"
+
+namespace vyre::certify {
+
+/// Options of `vyre-certify --backend NAME ...`.
+struct CertifyOptions {
+  std::string backend;
+  Level level = kDefaultLevel;
+  uint32_t runs = 100;
+  uint64_t seed = 1;
+  /// Glob over case ids; empty runs every case.
+  std::string filter;
+  /// Folder of report.json, report.md, junit.xml and repro/.
+  std::string out_dir;
+  /// Print a progress line to stderr.
+  bool progress = true;
+};
+
+/// Runs `cases` (already built for options.seed) on `backend`; selects the
+/// cases at or below options.level that match options.filter. Writes repro
+/// files under options.out_dir/repro as failures happen.
+Report run_certification(Backend& backend, const std::vector<SuiteCase>& cases,
+                         const CertifyOptions& options);
+
+/// Judges levels (fail closed) and the overall verdict from the case results.
+void judge(Report& report);
+
+/// Writes report.json (with certificate), report.md and junit.xml into
+/// `out_dir`; an Error names the file that could not be written.
+Result<Ok> write_reports(const Report& report, const std::string& out_dir);
+
+}  // namespace vyre::certify

@@ -1,0 +1,66 @@
+// One case of the certification suite: a single-dispatch TestCase or a
+// host-driven run (several dispatches with host logic, e.g. the dataflow
+// engine), at a level, with how its outputs are compared.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "certify/suite/level.h"
+#include "spec/ir/test_case.h"
+
+namespace vyre::certify {
+
+/// What a host-driven case observed on a backend.
+struct HostObservation {
+  Status status = Status::Error;
+  std::string message;
+  /// Canonical output bytes (already sorted where the spec says so).
+  BufferSet outputs;
+};
+
+/// Turns outputs into their canonical form before comparison (e.g. sorting
+/// graph findings); identity when empty.
+using Canonicalizer = std::function<BufferSet(const BufferSet&)>;
+
+/// Compares canonical expected (the reference's) and observed outputs where
+/// byte equality is too strict (e.g. findings past max_findings); returns a
+/// description of the first difference, or nullopt when they agree. It may
+/// judge `observed` against the case's own hand-written expectation instead:
+/// the runner also applies it to the reference's outputs, so a reference that
+/// disagrees with the spec makes the case invalid. Byte equality when empty.
+using Comparator =
+    std::function<std::optional<std::string>(const BufferSet& expected, const BufferSet& observed)>;
+
+/// One suite case.
+struct SuiteCase {
+  /// Stable id, e.g. "L1/binop/add"; --filter globs match it.
+  std::string id;
+  Level level = Level::L1;
+  /// What the expected value comes from (pinned spec section 8 vocabulary):
+  /// "spec table", "reference interpreter", "CPU oracle", ...
+  std::string oracle;
+
+  /// Single-dispatch case. Its `expected`, when set, is hand-written and is
+  /// checked against the reference interpreter before the backend runs.
+  std::optional<TestCase> test_case;
+  /// The program guards on invocation_id.x < N with a 1-D grid, so it may be
+  /// re-run at other workgroup sizes (1, 64, the device's preferred size).
+  bool resizable = false;
+  /// ReadWrite buffers that are pure outputs and get a poisoned variant;
+  /// nullopt: every ReadWrite buffer whose given contents are all zero.
+  std::optional<std::vector<std::string>> poisonable;
+
+  /// Host-driven case: runs on a backend; `host_expected` holds the canonical
+  /// expected outputs, from an oracle independent of the backend.
+  std::function<HostObservation(Backend&)> host_driven;
+  BufferSet host_expected;
+
+  Canonicalizer canonicalize;
+  Comparator compare;
+};
+
+}  // namespace vyre::certify
