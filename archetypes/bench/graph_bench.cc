@@ -17,12 +17,12 @@
 #include <memory>
 #include <string>
 
-#include "archetypes/bench/rmat.h"
 #include "archetypes/dataflow/dataflow_engine.h"
 #include "archetypes/graph/bfs_dispatch.h"
 #include "archetypes/graph/bfs_layout.h"
 #include "archetypes/graph/bfs_program.h"
 #include "backends/registry.h"
+#include "generators/rmat.h"
 #include "reference/graph/reachability.h"
 #include "reference/interpreter.h"
 
@@ -30,6 +30,8 @@ namespace vyre::bench {
 namespace {
 
 namespace bfs = archetypes::bfs;
+using gen::rmat_graph;
+using gen::rmat_sources;
 
 constexpr uint64_t kSeed = 20240601;
 constexpr uint32_t kScales[] = {12, 14, 16, 18};

@@ -6,14 +6,10 @@
 #include "archetypes/support/host_words.h"
 
 namespace vyre::dataflow {
-namespace {
-
-BufferSet canonical(std::vector<graph::Finding> findings) {
+BufferSet canonical_findings(std::vector<graph::Finding> findings) {
   graph::sort_canonical(findings);
   return {{"findings", archetypes::to_bytes(graph::findings_to_words(findings))}};
 }
-
-}  // namespace
 
 Result<BufferSet> DataflowCase::run(Backend& backend) const {
   auto transfer = make_transfer("block_mask");
@@ -22,7 +18,7 @@ Result<BufferSet> DataflowCase::run(Backend& backend) const {
   if (!engine) return engine.error();
   auto result = engine->run(input);
   if (!result) return result.error();
-  return canonical(std::move(result->findings));
+  return canonical_findings(std::move(result->findings));
 }
 
 Result<std::vector<DataflowCase>> dataflow_cases() {
@@ -38,7 +34,7 @@ Result<std::vector<DataflowCase>> dataflow_cases() {
     DataflowCase c;
     c.name = "dataflow/" + std::string(row.name);
     c.input = std::move(input).value();
-    c.canonical_expected = canonical(instance.engine_expected.value_or(instance.expected));
+    c.canonical_expected = canonical_findings(instance.engine_expected.value_or(instance.expected));
     out.push_back(std::move(c));
   }
   return out;

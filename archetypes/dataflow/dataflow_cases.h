@@ -8,6 +8,7 @@
 
 #include "archetypes/dataflow/dataflow_input.h"
 #include "backends/backend.h"
+#include "reference/graph/finding.h"
 #include "spec/ir/host_abi.h"
 #include "spec/support/result.h"
 
@@ -25,6 +26,10 @@ struct DataflowCase {
   /// Runs the engine on `backend`; the canonical outputs in the same form.
   Result<BufferSet> run(Backend& backend) const;
 };
+
+/// {"findings": `findings` sorted into canonical order, 4 words each}: the
+/// form engine results and their expectations are compared in.
+BufferSet canonical_findings(std::vector<graph::Finding> findings);
 
 /// Every dispatching archetype as an engine case, in table order. An error
 /// means an archetype is broken, an internal defect.

@@ -14,6 +14,22 @@ std::optional<std::string> GraphCase::compare(const BufferSet& canonical_observe
                                   dispatch.params.max_findings);
 }
 
+Result<GraphCase> make_bfs_case(const std::string& name, const graph::CsrGraph& graph,
+                                std::span<const uint32_t> sources, const bfs::BfsParams& params,
+                                std::vector<graph::Finding> expected,
+                                uint32_t expected_queue_overflow, const Capabilities* limits) {
+  auto dispatch = bfs::prepare_bfs(graph, sources, params, limits);
+  if (!dispatch) return dispatch.error();
+  GraphCase c;
+  c.test_case.name = "graph.bfs/" + name;
+  c.test_case.program = bfs::graph_bfs_program();
+  c.test_case.grid = dispatch->grid;
+  c.test_case.inputs = dispatch->inputs;
+  c.dispatch = std::move(dispatch).value();
+  c.canonical_expected = bfs::expected_bfs_outputs(std::move(expected), expected_queue_overflow);
+  return c;
+}
+
 namespace {
 
 Result<GraphCase> case_of(const GraphArchetype& archetype, GraphInstance instance) {
@@ -21,18 +37,10 @@ Result<GraphCase> case_of(const GraphArchetype& archetype, GraphInstance instanc
     return Error{"archetype " + std::string(archetype.name) + " is a rejection case (expects: " +
                  *instance.expected_error + "); it has no dispatch"};
   }
-  auto dispatch = bfs::prepare_bfs(instance.graph, instance.sources, instance.params,
-                                   instance.limits ? &*instance.limits : nullptr);
-  if (!dispatch) return dispatch.error();
-  GraphCase c;
-  c.test_case.name = "graph.bfs/" + std::string(archetype.name);
-  c.test_case.program = bfs::graph_bfs_program();
-  c.test_case.grid = dispatch->grid;
-  c.test_case.inputs = dispatch->inputs;
-  c.dispatch = std::move(dispatch).value();
-  c.canonical_expected =
-      bfs::expected_bfs_outputs(std::move(instance.expected), instance.expected_queue_overflow);
-  return c;
+  return make_bfs_case(std::string(archetype.name), instance.graph, instance.sources,
+                       instance.params, std::move(instance.expected),
+                       instance.expected_queue_overflow,
+                       instance.limits ? &*instance.limits : nullptr);
 }
 
 }  // namespace

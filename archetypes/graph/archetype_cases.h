@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,16 @@ struct GraphCase {
   /// outputs, or nullopt (pinned spec section 7's rule past max_findings).
   std::optional<std::string> compare(const BufferSet& canonical_observed) const;
 };
+
+/// A graph.bfs case named "graph.bfs/<name>" whose full finding set is
+/// `expected` (any order) with `expected_queue_overflow` nodes dropped; for
+/// archetypes and generated graphs alike. Errors: prepare_bfs rejects the
+/// input (checked against `limits` when given).
+Result<GraphCase> make_bfs_case(const std::string& name, const graph::CsrGraph& graph,
+                                std::span<const uint32_t> sources, const bfs::BfsParams& params,
+                                std::vector<graph::Finding> expected,
+                                uint32_t expected_queue_overflow,
+                                const Capabilities* limits = nullptr);
 
 /// The case of one archetype. Error: the archetype expects a rejection
 /// (expected_error) or its input fails prepare_bfs.

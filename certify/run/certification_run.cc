@@ -96,6 +96,14 @@ Report run_certification(Backend& backend, const std::vector<SuiteCase>& cases,
   }
   std::filesystem::path repro_dir = std::filesystem::path(options.out_dir) / "repro";
   auto write_repro = [&](const TestCase& tc) -> std::string {
+    // A case past the text format's data limit would print a file that no
+    // parser accepts back; the report keeps its (truncated) bytes instead.
+    uint64_t data_bytes = 0;
+    for (const auto& [name, bytes] : tc.inputs) data_bytes += bytes.size();
+    if (tc.expected) {
+      for (const auto& [name, bytes] : *tc.expected) data_bytes += bytes.size();
+    }
+    if (data_bytes > kMaxCaseDataBytes) return "";
     std::error_code ec;
     std::filesystem::create_directories(repro_dir, ec);
     std::string name = file_name_for(tc.name) + ".vyre";

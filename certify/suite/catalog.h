@@ -12,9 +12,12 @@ namespace vyre::certify {
 struct CatalogOptions {
   /// Seed of the generated (L4) cases.
   uint64_t seed = 1;
+  /// Highest level built: the cases above it (large generated and
+  /// saturation inputs among them) are not built at all.
+  Level up_to = Level::L4;
 };
 
-/// Every suite case, lowest level first; ids are unique.
+/// Every suite case up to options.up_to, lowest level first; ids are unique.
 std::vector<SuiteCase> build_catalog(const CatalogOptions& options);
 
 }  // namespace vyre::certify

@@ -3,6 +3,8 @@
 // engine), at a level, with how its outputs are compared.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -20,6 +22,15 @@ struct HostObservation {
   std::string message;
   /// Canonical output bytes (already sorted where the spec says so).
   BufferSet outputs;
+};
+
+/// A host-driven case prepared on one backend.
+struct HostPrepared {
+  /// Not Ok: the case cannot run there (e.g. a program the backend rejects).
+  Status status = Status::Error;
+  std::string message;
+  /// One full run; called once per requested run.
+  std::function<HostObservation()> run;
 };
 
 /// Turns outputs into their canonical form before comparison (e.g. sorting
@@ -50,17 +61,37 @@ struct SuiteCase {
   /// The program guards on invocation_id.x < N with a 1-D grid, so it may be
   /// re-run at other workgroup sizes (1, 64, the device's preferred size).
   bool resizable = false;
+  /// Workgroups per axis the program's guard makes inert (invocations past
+  /// the work return at once). Nonzero adds a variant dispatched with that
+  /// many extra workgroups, so a backend is also judged at other dispatch
+  /// dimensions than the exact one.
+  std::array<uint32_t, 3> spare_workgroups = {0, 0, 0};
   /// ReadWrite buffers that are pure outputs and get a poisoned variant;
   /// nullopt: every ReadWrite buffer whose given contents are all zero.
   std::optional<std::vector<std::string>> poisonable;
 
-  /// Host-driven case: runs on a backend; `host_expected` holds the canonical
+  /// Host-driven case: prepares on a backend once (compiles its programs) and
+  /// returns the run the runner repeats; `host_expected` holds the canonical
   /// expected outputs, from an oracle independent of the backend.
-  std::function<HostObservation(Backend&)> host_driven;
+  std::function<HostPrepared(Backend&)> host_driven;
   BufferSet host_expected;
 
   Canonicalizer canonicalize;
   Comparator compare;
 };
+
+/// A case that cannot pass, standing in for one the suite failed to build
+/// (an internal defect): it stays visible in the report as an error naming
+/// `why` instead of silently leaving its level smaller.
+inline SuiteCase broken_case(std::string id, Level level, std::string why) {
+  SuiteCase c;
+  c.id = std::move(id);
+  c.level = level;
+  c.oracle = "none: the case could not be built";
+  c.host_driven = [why = "internal error: " + std::move(why)](Backend&) {
+    return HostPrepared{Status::Error, why, {}};
+  };
+  return c;
+}
 
 }  // namespace vyre::certify

@@ -8,7 +8,7 @@
 
 #include "reference/graph/csr_graph.h"
 
-namespace vyre::bench {
+namespace vyre::gen {
 
 /// What to generate.
 struct RmatSpec {
@@ -30,4 +30,4 @@ graph::CsrGraph rmat_graph(const RmatSpec& spec);
 /// `count` distinct source nodes with at least one out-edge, chosen by the seed.
 std::vector<uint32_t> rmat_sources(const graph::CsrGraph& graph, uint32_t count, uint64_t seed);
 
-}  // namespace vyre::bench
+}  // namespace vyre::gen

@@ -1,10 +1,10 @@
-#include "archetypes/bench/rmat.h"
+#include "generators/rmat.h"
 
 #include <algorithm>
 
 #include "reference/graph/node_label.h"
 
-namespace vyre::bench {
+namespace vyre::gen {
 namespace {
 
 /// SplitMix64: tiny, fast and identical on every platform.
@@ -81,4 +81,4 @@ std::vector<uint32_t> rmat_sources(const graph::CsrGraph& graph, uint32_t count,
   return candidates;
 }
 
-}  // namespace vyre::bench
+}  // namespace vyre::gen
