@@ -129,7 +129,7 @@ int run_certify(std::span<const std::string> args) {
     return kExitUsage;
   }
 
-  std::vector<certify::SuiteCase> cases = certify::build_catalog({a.run.seed});
+  std::vector<certify::SuiteCase> cases = certify::build_catalog({a.run.seed, a.run.level});
   size_t matching = 0;
   for (const certify::SuiteCase& c : cases) {
     if (c.level <= a.run.level &&
