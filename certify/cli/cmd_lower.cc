@@ -9,6 +9,7 @@
 
 #include "backends/vulkan/lowering.h"
 #include "certify/cli/command.h"
+#include "certify/cli/read_input.h"
 #include "spec/text/text_format.h"
 #include "spec/validate/validator.h"
 
@@ -72,18 +73,6 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, LowerF
   return std::nullopt;
 }
 
-/// The file's text, at most one byte past the text format's limit (the
-/// parser refuses that), or nullopt when it cannot be read.
-std::optional<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text(kMaxTextBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) return std::nullopt;
-  text.resize(static_cast<size_t>(in.gcount()));
-  return text;
-}
-
 /// The module in the requested form.
 Result<std::string> render(const vulkan::SpirvWords& spirv, Emit emit) {
   switch (emit) {
@@ -111,9 +100,9 @@ bool write_all(const std::string& path, const std::string& bytes) {
 int run_lower(std::span<const std::string> args) {
   LowerFlags flags;
   if (std::optional<std::string> problem = parse_flags(args, flags)) return usage_error(*problem);
-  const std::optional<std::string> text = read_text(flags.file);
+  const Result<std::string> text = read_text_file(flags.file);
   if (!text) {
-    std::fprintf(stderr, "%s: cannot read the file\n", flags.file.c_str());
+    std::fprintf(stderr, "%s: %s\n", flags.file.c_str(), text.error().message.c_str());
     return kExitUsage;
   }
   const Result<Program> program = parse_program(*text);

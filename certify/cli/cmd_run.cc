@@ -6,12 +6,11 @@
 // of the first differing words), 2 bad usage or an unreadable / unparsable file.
 #include <cinttypes>
 #include <cstdio>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include "certify/cli/command.h"
+#include "certify/cli/read_input.h"
 #include "reference/host_words.h"
 #include "reference/interpreter.h"
 #include "spec/text/text_format.h"
@@ -193,14 +192,12 @@ int run_case(std::span<const std::string> args) {
   if (const std::optional<std::string> problem = parse_flags(args, flags)) {
     return usage_error(*problem);
   }
-  std::ifstream file(flags.file, std::ios::binary);
-  if (!file) {
-    std::fprintf(stderr, "%s: cannot read the file\n", flags.file.c_str());
+  const Result<std::string> text = read_text_file(flags.file);
+  if (!text) {
+    std::fprintf(stderr, "%s: %s\n", flags.file.c_str(), text.error().message.c_str());
     return kExitUsage;
   }
-  std::stringstream text;
-  text << file.rdbuf();
-  const Result<TestCase> parsed = parse_case(text.str());
+  const Result<TestCase> parsed = parse_case(*text);
   if (!parsed.ok()) {
     std::fprintf(stderr, "%s:%u:%u: %s\n", flags.file.c_str(), parsed.error().loc.line,
                  parsed.error().loc.col, parsed.error().message.c_str());

@@ -2,17 +2,14 @@
 // every validation diagnostic as `FILE:LINE:COL: VNNN: message` (0:0 when the
 // node has no location), or all of them as one JSON array.
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "certify/cli/command.h"
+#include "certify/cli/read_input.h"
 #include "spec/text/text_format.h"
 #include "spec/validate/validator.h"
 
@@ -35,29 +32,9 @@ struct Finding {
   std::string message;
 };
 
-/// The file's text, or an Error saying why it cannot be had. Reads at most
-/// one byte past the text format's limit, so a huge or endless file is refused.
-Result<std::string> read_text(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return Error{"is a directory, not a program file"};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot open the file: " + std::string(std::strerror(errno))};
-  std::string text;
-  char chunk[1 << 16];
-  // One chunk past the limit is enough to know the file is too large.
-  while (text.size() <= kMaxTextBytes && in.read(chunk, sizeof chunk).gcount() > 0) {
-    text.append(chunk, static_cast<size_t>(in.gcount()));
-  }
-  if (in.bad()) return Error{"cannot read the file"};
-  if (text.size() > kMaxTextBytes) {
-    return Error{"the file is larger than the text format's limit of 32 MiB; split it"};
-  }
-  return text;
-}
-
 /// What validating one file found; the exit code it calls for.
 int check_file(const std::string& path, std::vector<Finding>& out) {
-  Result<std::string> text = read_text(path);
+  Result<std::string> text = read_text_file(path);
   if (!text) {
     out.push_back({path, {}, "error", text.error().message});
     return kExitUsage;

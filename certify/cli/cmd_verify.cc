@@ -1,9 +1,8 @@
 // `vyre-certify verify report.json`: recomputes the certificate digest.
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "certify/cli/command.h"
+#include "certify/cli/read_input.h"
 #include "certify/report/report_json.h"
 
 namespace vyre::cli {
@@ -14,14 +13,16 @@ int run_verify(std::span<const std::string> args) {
     std::fprintf(stderr, "usage: vyre-certify verify REPORT.json\n");
     return kExitUsage;
   }
-  std::ifstream file(args[0], std::ios::binary);
-  if (!file) {
-    std::fprintf(stderr, "%s: cannot read the file\n", args[0].c_str());
+  // Reports keep at most 4 KiB of each buffer, so even a suite of many
+  // thousand cases stays far below this.
+  constexpr size_t kMaxReportBytes = size_t{256} << 20;
+  const Result<std::string> text =
+      read_input(args[0], kMaxReportBytes, "256 MiB, too large for a report");
+  if (!text) {
+    std::fprintf(stderr, "%s: %s\n", args[0].c_str(), text.error().message.c_str());
     return kExitUsage;
   }
-  std::stringstream text;
-  text << file.rdbuf();
-  nlohmann::json report = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  nlohmann::json report = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (report.is_discarded()) {
     std::fprintf(stderr, "%s: not valid JSON\n", args[0].c_str());
     return kExitUsage;

@@ -54,7 +54,7 @@ expect_match("${err}" "invalid\\.vyre:7:3: V005: vyre IR validation: " "invalid 
 run_cli(2 out err lower ${DATA}/validate/unparsable.vyre)
 expect_match("${err}" "unparsable\\.vyre:[0-9]+:[0-9]+: error: " "unparsable program")
 run_cli(2 out err lower ${OUT_DIR}/no-such-file.vyre)
-expect_match("${err}" "cannot read the file" "missing file")
+expect_match("${err}" "cannot open the file" "missing file")
 list(GET examples 0 example)
 run_cli(2 out err lower ${example} --backend reference)
 expect_match("${err}" "backend `reference` has no lowering" "reference backend")

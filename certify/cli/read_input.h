@@ -1,0 +1,23 @@
+// Reading a file named on the command line, bounded so that a huge or endless
+// input (a multi-gigabyte file, /dev/zero) is refused instead of exhausting
+// memory or hanging.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "spec/support/result.h"
+
+namespace vyre::cli {
+
+/// The whole file, or an Error saying why not: a directory, a file that
+/// cannot be opened or read, or one longer than `limit_bytes` (`what_limit`
+/// names that limit in the message, e.g. "the text format's limit of 32 MiB").
+Result<std::string> read_input(const std::string& path, size_t limit_bytes,
+                               const std::string& what_limit);
+
+/// A program or test-case file in the text format, refused past the format's
+/// size limit (the parser would refuse it anyway, after reading it all).
+Result<std::string> read_text_file(const std::string& path);
+
+}  // namespace vyre::cli
