@@ -43,6 +43,14 @@ TEST(ExamplePlugin, ProbeComesThroughTheAbi) {
   EXPECT_TRUE(caps.unavailable.empty());
 }
 
+TEST(MisbehavingPlugin, UnsetPreferredWorkgroupSizeIsTheDefault) {
+  PluginMode mode("ok");
+  auto backend = load(kMisbehavingPlugin);
+  ASSERT_NE(backend, nullptr);
+  // Its probe leaves preferred_workgroup_size unset (0): unknown, so 64.
+  EXPECT_EQ(backend->probe().preferred_workgroup_size, 64u);
+}
+
 TEST(ExamplePlugin, DispatchGivesTheHandComputedBytes) {
   auto backend = load(kExamplePlugin);
   ASSERT_NE(backend, nullptr);

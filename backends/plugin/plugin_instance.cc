@@ -78,7 +78,11 @@ Result<Capabilities> probe_plugin_instance(const PluginInstance& instance) {
   caps.max_storage_buffer_bytes = raw.max_storage_buffer_bytes;
   caps.max_uniform_buffer_bytes = raw.max_uniform_buffer_bytes;
   caps.max_workgroup_memory_bytes = raw.max_workgroup_memory_bytes;
-  caps.preferred_workgroup_size = raw.preferred_workgroup_size;
+  // Left unset (0), it means what plugin_abi.h asks for when unknown (64);
+  // passed on, 0 would be a workgroup size the certifier divides by.
+  caps.preferred_workgroup_size = raw.preferred_workgroup_size != 0
+                                      ? raw.preferred_workgroup_size
+                                      : Capabilities{}.preferred_workgroup_size;
   return caps;
 }
 

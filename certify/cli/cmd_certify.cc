@@ -2,13 +2,17 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 
+#include "backends/plugin/isolated_plugin.h"
 #include "backends/registry.h"
 #include "certify/cli/command.h"
 #include "certify/run/certification_run.h"
@@ -20,13 +24,18 @@ namespace {
 constexpr std::string_view kUsage =
     "vyre-certify --backend NAME [--device D] [--level L1..L4] [--runs N] [--seed S]\n"
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--quiet]\n"
-    "  NAME is a built-in backend (reference, vulkan) or a plugin path (./libmybackend.so).\n"
+    "  NAME is a built-in backend (reference, vulkan) or a plugin path (./libmybackend.so),\n"
+    "  which runs in a child process so that a crash or hang fails one case, not the run.\n"
+    "  --timeout-ms bounds one submission of a built-in backend (default 10000) and one\n"
+    "  compile or dispatch call of a plugin (default 60000).\n"
     "  Defaults: --level L4, --runs 100, --seed 1, --out reports/<backend>-<UTC time>/.\n"
     "  Exit: 0 certified, 1 not certified, 2 bad usage or no usable backend.";
 
 struct Args {
   certify::CertifyOptions run;
   BackendOptions backend;
+  /// --timeout-ms when given; each kind of backend has its own default.
+  std::optional<std::chrono::milliseconds> timeout;
 };
 
 int usage_error(const std::string& message) {
@@ -64,6 +73,11 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
       out.run.progress = false;
       continue;
     }
+    constexpr std::string_view kValued[] = {"--backend", "--device", "--level", "--runs",
+                                            "--seed",    "--filter", "--out",   "--timeout-ms"};
+    if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued)) {
+      return "unknown option `" + flag + "`";
+    }
     if (i + 1 >= args.size()) return "option " + flag + " needs a value";
     const std::string& value = args[++i];
     if (flag == "--backend") {
@@ -89,14 +103,39 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
     } else if (flag == "--timeout-ms") {
       auto ms = parse_number<uint32_t>(value);
       if (!ms || *ms == 0) return "--timeout-ms takes a positive number of milliseconds";
-      out.backend.fence_timeout = std::chrono::milliseconds(*ms);
-    } else {
-      return "unknown option `" + flag + "`";
+      out.timeout = std::chrono::milliseconds(*ms);
     }
   }
   if (out.run.backend.empty()) return "--backend is required";
+  if (out.timeout) out.backend.fence_timeout = *out.timeout;
   if (out.run.out_dir.empty()) out.run.out_dir = default_out_dir(out.run.backend);
   return std::nullopt;
+}
+
+/// True when --backend names a plugin file rather than a built-in backend.
+bool names_plugin(const std::string& backend) {
+  return backend.find('/') != std::string::npos || backend.ends_with(".so");
+}
+
+/// The backend to certify: a built-in one by name, or a plugin loaded in a
+/// child process (backends/isolation/isolate.h), since a plugin is code the
+/// suite does not trust to stay up.
+Result<std::unique_ptr<Backend>> open_backend(const Args& a) {
+  if (!names_plugin(a.run.backend)) {
+    auto builtin = make_backend(a.run.backend, a.backend);
+    if (!builtin) {
+      return Error{builtin.error().message + "; or give a plugin's path (./libmybackend.so)"};
+    }
+    return builtin;
+  }
+  IsolationOptions isolation;
+  if (a.timeout) isolation.call_timeout = *a.timeout;
+  auto plugin = isolate_plugin_backend(a.run.backend, isolation);
+  if (!plugin) {
+    return Error{"cannot load the plugin backend `" + a.run.backend +
+                 "`: " + plugin.error().message};
+  }
+  return plugin;
 }
 
 /// Fails early, before any case runs, when reports could not be written.
@@ -117,7 +156,7 @@ int run_certify(std::span<const std::string> args) {
   Args a;
   if (auto error = parse_args(args, a)) return usage_error(*error);
 
-  auto backend = make_backend(a.run.backend, a.backend);
+  auto backend = open_backend(a);
   if (!backend) {
     std::fprintf(stderr, "vyre-certify: %s\n", backend.error().message.c_str());
     return kExitUsage;
