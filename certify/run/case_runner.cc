@@ -146,8 +146,12 @@ void fail(CaseResult& r, Verdict verdict, std::string message, const std::string
   f.variant = variant;
   f.expected = expected;
   f.observed = observed;
-  f.first_difference = first_difference(expected, observed);
-  if (f.first_difference) f.detail = describe(*f.first_difference);
+  // Only where outputs were compared: an error or a refused compile returned
+  // none, and "missing, expected 0 observed 0" would mislead.
+  if (verdict == Verdict::Fail || !observed.empty()) {
+    f.first_difference = first_difference(expected, observed);
+    if (f.first_difference) f.detail = describe(*f.first_difference);
+  }
   if (tc) {
     f.inputs = tc->inputs;
     TestCase repro = *tc;

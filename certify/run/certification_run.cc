@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -46,6 +47,18 @@ Result<Ok> write_file(const std::filesystem::path& path, const std::string& text
   f.close();
   if (!f) return Error{"cannot write " + path.string() + " (disk full?)"};
   return Ok{};
+}
+
+/// The device's preferred workgroup size as a size the suite may run at: 0
+/// (unknown) means 64, and it never exceeds what the device says it accepts
+/// along x or in all.
+uint32_t usable_workgroup_size(const Capabilities& device) {
+  uint32_t size = device.preferred_workgroup_size != 0 ? device.preferred_workgroup_size : 64;
+  if (device.max_workgroup_size[0] != 0) size = std::min(size, device.max_workgroup_size[0]);
+  if (device.max_workgroup_invocations != 0) {
+    size = std::min(size, device.max_workgroup_invocations);
+  }
+  return size;
 }
 
 /// Progress on a terminal: one rewritten line; elsewhere one line per 10%.
@@ -113,7 +126,7 @@ Report run_certification(Backend& backend, const std::vector<SuiteCase>& cases,
 
   CaseRunOptions run_options;
   run_options.runs = options.runs;
-  run_options.preferred_workgroup_size = report.device.preferred_workgroup_size;
+  run_options.preferred_workgroup_size = usable_workgroup_size(report.device);
   Progress progress(chosen.size(), options.progress);
   for (size_t i = 0; i < chosen.size(); ++i) {
     CaseResult r = run_case(backend, *chosen[i], run_options, write_repro);

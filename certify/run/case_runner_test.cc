@@ -1,0 +1,290 @@
+// run_case against scripted fake backends: each way a backend can answer
+// (right bytes, wrong bytes, bytes that change between runs, each non-Ok
+// status, short or missing buffers) gets its verdict, and a case that is
+// itself wrong is caught before any backend runs it. Every expected byte is
+// written by hand: the case adds one to each of four words.
+#include "certify/run/case_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "reference/host_words.h"
+#include "spec/ir/builder.h"
+
+namespace vyre::certify {
+namespace {
+
+using reference::to_bytes;
+
+/// `out[i] = in[i] + 1` for four invocations in one workgroup.
+SuiteCase plus_one_case() {
+  using namespace vyre::build;
+  Program p{{storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+            {4, 1, 1},
+            {store("out", invocation_id(0), add(load("in", invocation_id(0)), u32(1)))}};
+  SuiteCase c;
+  c.id = "L1/test/plus_one";
+  c.level = Level::L1;
+  c.oracle = "hand-written";
+  c.test_case = TestCase{"plus_one",
+                         std::move(p),
+                         Grid{{1, 1, 1}},
+                         {{"in", to_bytes({1, 2, 3, 0xFFFFFFFF})}, {"out", to_bytes({0, 0, 0, 0})}},
+                         std::nullopt};
+  // No buffer to poison: one variant, so run k of the case is dispatch k.
+  c.poisonable = std::vector<std::string>{};
+  return c;
+}
+
+/// What a correct backend returns for plus_one_case.
+BufferSet right_outputs() {
+  return {{"out", to_bytes({2, 3, 4, 0})}};
+}
+
+/// A backend that does nothing but answer as its test scripts it, counting
+/// the calls it gets.
+class ScriptedBackend final : public Backend {
+ public:
+  /// Status of every compile; Ok hands out a program unless `compile_program` is false.
+  Status compile_status = Status::Ok;
+  bool compile_program = true;
+  /// The answer to dispatch number `n` (from 1).
+  std::function<DispatchOutcome(uint32_t n)> answer = [](uint32_t) {
+    return DispatchOutcome{Status::Ok, "", right_outputs(), {}};
+  };
+  uint32_t compiles = 0;
+  uint32_t dispatches = 0;
+
+  std::string name() const override { return "scripted"; }
+  Capabilities probe() override { return {}; }
+  CompileOutcome compile(const Program&) override {
+    ++compiles;
+    if (compile_status != Status::Ok) return {compile_status, "scripted compile failure", nullptr};
+    if (!compile_program) return {Status::Ok, "", nullptr};
+    return {Status::Ok, "", std::make_shared<const CompiledProgram>()};
+  }
+  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet&, const Grid&) override {
+    return answer(++dispatches);
+  }
+};
+
+/// A dispatch answer of `status` only.
+DispatchOutcome status_only(Status status) {
+  return DispatchOutcome{status, "scripted dispatch failure", {}, {}};
+}
+
+/// Keeps the repro run_case asks to write and answers with a path made of its name.
+struct ReproSink {
+  std::optional<TestCase> written;
+  std::function<std::string(const TestCase&)> callback() {
+    return [this](const TestCase& tc) {
+      written = tc;
+      return "repro/" + tc.name + ".vyre";
+    };
+  }
+};
+
+/// Options with `n` runs of each variant.
+CaseRunOptions runs(uint32_t n) {
+  CaseRunOptions o;
+  o.runs = n;
+  return o;
+}
+
+TEST(CaseRunner, RightBytesOnEveryRunPass) {
+  ScriptedBackend backend;
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(3), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
+  EXPECT_EQ(r.id, "L1/test/plus_one");
+  EXPECT_EQ(r.variants, 1u);
+  EXPECT_EQ(r.dispatches, 3u);
+  EXPECT_EQ(backend.dispatches, 3u);
+  EXPECT_EQ(r.distinct_outputs, 1u);
+  EXPECT_FALSE(r.failure);
+  EXPECT_FALSE(repros.written);
+}
+
+TEST(CaseRunner, WrongBytesFailNamingTheBufferAndWordAndWriteARepro) {
+  ScriptedBackend backend;
+  backend.answer = [](uint32_t) {
+    return DispatchOutcome{Status::Ok, "", {{"out", to_bytes({2, 3, 5, 0})}}, {}};
+  };
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(3), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::Fail);
+  ASSERT_TRUE(r.failure);
+  ASSERT_TRUE(r.failure->first_difference);
+  EXPECT_EQ(r.failure->first_difference->buffer, "out");
+  EXPECT_EQ(r.failure->first_difference->word, 2u);
+  EXPECT_EQ(r.failure->first_difference->expected, 4u);
+  EXPECT_EQ(r.failure->first_difference->observed, 5u);
+  EXPECT_NE(r.failure->variant.find("run=1"), std::string::npos) << r.failure->variant;
+  EXPECT_EQ(r.failure->expected, right_outputs());
+  EXPECT_EQ(r.failure->observed, (BufferSet{{"out", to_bytes({2, 3, 5, 0})}}));
+  // The repro carries the case's inputs and expects the right bytes, so it
+  // replays on any backend; the report keeps the path the callback gave.
+  ASSERT_TRUE(repros.written);
+  EXPECT_EQ(repros.written->name, "L1/test/plus_one");
+  EXPECT_EQ(repros.written->inputs, plus_one_case().test_case->inputs);
+  EXPECT_EQ(repros.written->expected, right_outputs());
+  EXPECT_EQ(r.failure->repro, "repro/L1/test/plus_one.vyre");
+}
+
+TEST(CaseRunner, BytesThatChangeOnOneRunAreNondeterministic) {
+  ScriptedBackend backend;
+  backend.answer = [](uint32_t n) {
+    if (n != 3) return DispatchOutcome{Status::Ok, "", right_outputs(), {}};
+    return DispatchOutcome{Status::Ok, "", {{"out", to_bytes({2, 3, 4, 1})}}, {}};
+  };
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(5), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::Fail);
+  EXPECT_NE(r.message.find("nondeterministic"), std::string::npos) << r.message;
+  EXPECT_GE(r.distinct_outputs, 2u);
+  ASSERT_TRUE(r.failure);
+  EXPECT_NE(r.failure->variant.find("run=3"), std::string::npos) << r.failure->variant;
+  ASSERT_TRUE(r.failure->first_difference);
+  EXPECT_EQ(r.failure->first_difference->word, 3u);
+}
+
+TEST(CaseRunner, NotSupportedAtCompileIsNotSupportedAndNeverDispatched) {
+  ScriptedBackend backend;
+  backend.compile_status = Status::NotSupported;
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(3), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::NotSupported);
+  EXPECT_NE(r.message.find("scripted compile failure"), std::string::npos) << r.message;
+  EXPECT_EQ(backend.dispatches, 0u);
+}
+
+TEST(CaseRunner, CompileErrorAtCompileIsACompileError) {
+  ScriptedBackend backend;
+  backend.compile_status = Status::CompileError;
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(3), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::CompileError);
+  EXPECT_EQ(backend.dispatches, 0u);
+}
+
+TEST(CaseRunner, CompileOkWithoutAProgramIsBadOutput) {
+  ScriptedBackend backend;
+  backend.compile_program = false;
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(3), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::BadOutput);
+  EXPECT_EQ(backend.dispatches, 0u);
+}
+
+TEST(CaseRunner, EachFailedDispatchStatusGetsItsVerdict) {
+  const std::pair<Status, Verdict> kStatuses[] = {
+      {Status::Timeout, Verdict::Timeout},           {Status::DeviceLost, Verdict::DeviceLost},
+      {Status::BadOutput, Verdict::BadOutput},       {Status::Error, Verdict::Error},
+      {Status::NotSupported, Verdict::NotSupported},
+  };
+  for (auto [status, verdict] : kStatuses) {
+    ScriptedBackend backend;
+    backend.answer = [status](uint32_t) { return status_only(status); };
+    ReproSink repros;
+    CaseResult r = run_case(backend, plus_one_case(), runs(3), repros.callback());
+    EXPECT_EQ(r.verdict, verdict) << name_of(status);
+    EXPECT_NE(r.message.find("scripted dispatch failure"), std::string::npos) << r.message;
+    ASSERT_TRUE(r.failure) << name_of(status);
+    EXPECT_TRUE(r.failure->observed.empty()) << name_of(status);
+    // Nothing was compared, so no word is named as the first difference.
+    EXPECT_FALSE(r.failure->first_difference) << name_of(status);
+    EXPECT_TRUE(r.failure->detail.empty()) << r.failure->detail;
+  }
+}
+
+TEST(CaseRunner, FailureOnALaterRunIsCaught) {
+  ScriptedBackend backend;
+  backend.answer = [](uint32_t n) {
+    return n == 2 ? status_only(Status::Timeout)
+                  : DispatchOutcome{Status::Ok, "", right_outputs(), {}};
+  };
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(3), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::Timeout);
+  ASSERT_TRUE(r.failure);
+  EXPECT_NE(r.failure->variant.find("run=2"), std::string::npos) << r.failure->variant;
+}
+
+// A backend that says Ok but returns a short buffer has returned wrong bytes:
+// the runner compares what came back (BadOutput is a status for the backend,
+// or the plugin host, to report).
+TEST(CaseRunner, ShortBufferWithOkIsAFailAtItsLastWord) {
+  ScriptedBackend backend;
+  backend.answer = [](uint32_t) {
+    ByteBuffer short_out = to_bytes({2, 3, 4, 0});
+    short_out.pop_back();
+    return DispatchOutcome{Status::Ok, "", {{"out", short_out}}, {}};
+  };
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(1), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::Fail);
+  ASSERT_TRUE(r.failure);
+  ASSERT_TRUE(r.failure->first_difference);
+  EXPECT_EQ(r.failure->first_difference->buffer, "out");
+  EXPECT_EQ(r.failure->first_difference->word, 3u);
+}
+
+TEST(CaseRunner, MissingBufferWithOkIsAFailNamingIt) {
+  ScriptedBackend backend;
+  backend.answer = [](uint32_t) { return DispatchOutcome{Status::Ok, "", {}, {}}; };
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(1), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::Fail);
+  ASSERT_TRUE(r.failure);
+  ASSERT_TRUE(r.failure->first_difference);
+  EXPECT_EQ(r.failure->first_difference->buffer, "out (missing)");
+}
+
+TEST(CaseRunner, ZeroRunsIsAnErrorAndTouchesNoBackend) {
+  ScriptedBackend backend;
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(0), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::Error);
+  EXPECT_EQ(backend.compiles, 0u);
+  EXPECT_EQ(backend.dispatches, 0u);
+}
+
+TEST(CaseRunner, ExpectationThatDisagreesWithTheReferenceIsAnInvalidCase) {
+  SuiteCase c = plus_one_case();
+  // Saturating, where u32 addition wraps (0xFFFFFFFF + 1 is 0).
+  c.test_case->expected = BufferSet{{"out", to_bytes({2, 3, 4, 0xFFFFFFFF})}};
+  ScriptedBackend backend;
+  ReproSink repros;
+  CaseResult r = run_case(backend, c, runs(3), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::InvalidCase);
+  EXPECT_EQ(backend.compiles, 0u);
+  EXPECT_EQ(backend.dispatches, 0u);
+  EXPECT_FALSE(repros.written);
+}
+
+TEST(CaseRunner, ExpectationThatAgreesWithTheReferenceIsRun) {
+  SuiteCase c = plus_one_case();
+  c.test_case->expected = right_outputs();
+  ScriptedBackend backend;
+  ReproSink repros;
+  CaseResult r = run_case(backend, c, runs(2), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
+  EXPECT_EQ(backend.dispatches, 2u);
+}
+
+TEST(CaseRunner, ProgramTheReferenceRejectsIsAnInvalidCase) {
+  SuiteCase c = plus_one_case();
+  c.test_case->inputs.erase("in");
+  ScriptedBackend backend;
+  ReproSink repros;
+  CaseResult r = run_case(backend, c, runs(3), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::InvalidCase);
+  EXPECT_EQ(backend.dispatches, 0u);
+}
+
+}  // namespace
+}  // namespace vyre::certify
