@@ -96,7 +96,7 @@ struct Report {
   Level requested_level = Level::L4;
   std::string started_utc;
   uint64_t wall_us = 0;
-  /// Wall time per phase ("probe", "catalog", "reference", "compile", "dispatch", ...).
+  /// Wall time per phase ("open", "catalog", "probe", "reference", "compile", "dispatch").
   std::map<std::string, uint64_t> phase_us;
   std::vector<CaseResult> cases;
   std::vector<LevelSummary> levels;
