@@ -14,7 +14,7 @@
 # KNOWN_LIMIT_MESSAGE are excused: the run may then be not certified (exit 1)
 # because of them, and them alone.
 
-include(${CMAKE_CURRENT_LIST_DIR}/certify_cli_helpers.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
 
 file(REMOVE_RECURSE ${OUT_DIR})
 set(command --backend ${BACKEND} --level ${LEVEL} --runs ${RUNS} --out ${OUT_DIR} --quiet)

@@ -7,7 +7,7 @@
 # misbehaviour, a message naming its cause and a repro file.
 # CTest runs it as: cmake -DCLI=... -DPLUGIN=... -DOUT_DIR=... -P this.
 
-include(${CMAKE_CURRENT_LIST_DIR}/certify_cli_helpers.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
 
 # mode | --filter | verdict | what every case's message says. Causes as the
 # plugin host (backends/PLUGINS.md, "What the host checks"), process isolation

@@ -5,7 +5,7 @@
 # CTest runs it as: cmake -DCLI=... -DMISBEHAVING_PLUGIN=... -DNO_ENTRY_LIBRARY=...
 #   -DOUT_DIR=... -P this.
 
-include(${CMAKE_CURRENT_LIST_DIR}/certify_cli_helpers.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
 
 file(REMOVE_RECURSE ${OUT_DIR})
 file(MAKE_DIRECTORY ${OUT_DIR})

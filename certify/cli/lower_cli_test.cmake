@@ -3,24 +3,7 @@
 # invalid, unparsable and unreadable input and bad usage get their exit codes.
 # CTest runs it as: cmake -DCLI=... -DDATA=... -DEXAMPLES=... -DOUT_DIR=... -P this.
 
-# Runs the CLI with the arguments; fails unless it exits `expected_rc`;
-# stores stdout and stderr in `out_var` and `err_var`.
-function(run_cli expected_rc out_var err_var)
-  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc STREQUAL expected_rc)
-    list(JOIN ARGN " " command)
-    message(FATAL_ERROR "`vyre-certify ${command}` exited ${rc}, expected ${expected_rc}\n"
-                        "stdout:\n${out}\nstderr:\n${err}")
-  endif()
-  set(${out_var} "${out}" PARENT_SCOPE)
-  set(${err_var} "${err}" PARENT_SCOPE)
-endfunction()
-
-function(expect_match actual regex what)
-  if(NOT actual MATCHES "${regex}")
-    message(FATAL_ERROR "${what}: `${actual}` does not match `${regex}`")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
 
 file(MAKE_DIRECTORY ${OUT_DIR})
 file(GLOB examples ${EXAMPLES}/*.vyre)

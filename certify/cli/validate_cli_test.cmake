@@ -3,44 +3,22 @@
 # 004's messages and the files' line:col), and every spec/examples program is
 # valid. CTest runs it as: cmake -DCLI=... -DDATA=... -DEXAMPLES=... -P this.
 
-# Runs the CLI in DATA with the remaining arguments; fails unless it exits
-# `expected_rc`; stores stdout in `out_var`.
-function(run_cli expected_rc out_var)
-  execute_process(COMMAND ${CLI} ${ARGN} WORKING_DIRECTORY ${DATA}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc STREQUAL expected_rc)
-    list(JOIN ARGN " " command)
-    message(FATAL_ERROR "`vyre-certify ${command}` exited ${rc}, expected ${expected_rc}\n"
-                        "stdout:\n${out}\nstderr:\n${err}")
-  endif()
-  set(${out_var} "${out}" PARENT_SCOPE)
-endfunction()
-
-function(expect_equal actual expected what)
-  if(NOT actual STREQUAL expected)
-    message(FATAL_ERROR "${what}:\n--- got ---\n${actual}\n--- expected ---\n${expected}")
-  endif()
-endfunction()
-
-function(expect_match actual regex what)
-  if(NOT actual MATCHES "${regex}")
-    message(FATAL_ERROR "${what}: `${actual}` does not match `${regex}`")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
+set(CLI_WORKING_DIRECTORY ${DATA})
 
 # A valid program: exit 0, nothing printed.
-run_cli(0 out validate valid.vyre)
+run_cli(0 out err validate valid.vyre)
 expect_equal("${out}" "" "validate valid.vyre")
 
 # An invalid one: exit 1, every diagnostic as FILE:LINE:COL: VNNN: message.
 file(READ ${DATA}/invalid.expected invalid_expected)
-run_cli(1 out validate invalid.vyre)
+run_cli(1 out err validate invalid.vyre)
 expect_equal("${out}" "${invalid_expected}" "validate invalid.vyre")
-run_cli(1 out validate valid.vyre invalid.vyre)
+run_cli(1 out err validate valid.vyre invalid.vyre)
 expect_equal("${out}" "${invalid_expected}" "validate valid.vyre invalid.vyre")
 
 # The same as JSON.
-run_cli(1 json validate --json invalid.vyre)
+run_cli(1 json err validate --json invalid.vyre)
 string(JSON count LENGTH "${json}")
 expect_equal("${count}" "4" "number of JSON diagnostics")
 string(JSON file GET "${json}" 1 file)
@@ -52,30 +30,30 @@ expect_equal("${file}:${line}:${col}:${rule}" "invalid.vyre:8:15:V021" "second J
 expect_equal("${message}"
              "vyre IR validation: binary operation left operand must be `u32`, got `bool`. Fix: cast or rewrite the operand to produce U32."
              "second JSON message")
-run_cli(0 json validate --json valid.vyre)
+run_cli(0 json err validate --json valid.vyre)
 expect_equal("${json}" "[]\n" "JSON of a valid program")
 
 # Unparsable or unreadable input: exit 2 (over an invalid program's 1).
-run_cli(2 out validate unparsable.vyre invalid.vyre)
+run_cli(2 out err validate unparsable.vyre invalid.vyre)
 expect_match("${out}" "^unparsable\\.vyre:4:1: error: [^\n]+\ninvalid\\.vyre:7:3: V005: "
              "parse error first, then the other file's diagnostics")
-run_cli(2 out validate no-such-file.vyre)
+run_cli(2 out err validate no-such-file.vyre)
 expect_match("${out}" "^no-such-file\\.vyre:0:0: error: cannot open" "missing file")
-run_cli(2 out validate)
-run_cli(2 out validate --bogus valid.vyre)
+run_cli(2 out err validate)
+run_cli(2 out err validate --bogus valid.vyre)
 
 # The rule table.
-run_cli(0 out rules)
+run_cli(0 out err rules)
 expect_match("${out}" "^V001  buffer names are unique\nV002  " "rules listing")
 expect_match("${out}" "\nV025  no Atomic on a Workgroup buffer\n" "rules listing, V025")
 expect_match("${out}" "\nV040  [^\n]+\n$" "rules listing ends at V040")
-run_cli(0 json rules --json)
+run_cli(0 json err rules --json)
 string(JSON count LENGTH "${json}")
 expect_equal("${count}" "40" "number of rules")
 string(JSON id GET "${json}" 8 id)
 string(JSON summary GET "${json}" 8 summary)
 expect_equal("${id}: ${summary}" "V009: Atomic targets a ReadWrite buffer" "ninth rule")
-run_cli(2 out rules --bogus)
+run_cli(2 out err rules --bogus)
 
 # Every example program is valid.
 file(GLOB examples ${EXAMPLES}/*.vyre)
@@ -83,5 +61,5 @@ list(LENGTH examples example_count)
 if(example_count EQUAL 0)
   message(FATAL_ERROR "no examples found in ${EXAMPLES}")
 endif()
-run_cli(0 out validate ${examples})
+run_cli(0 out err validate ${examples})
 expect_equal("${out}" "" "validate spec/examples")

@@ -1,11 +1,18 @@
-# What the certify_*_cli_test.cmake scripts share: running vyre-certify and
-# reading the report.json it wrote. Expects CLI, the executable's path.
+# What the *_cli_test.cmake scripts share: running vyre-certify, checking
+# its output, and reading the report.json a certification run wrote.
+# Expects CLI, the executable's path; CLI_WORKING_DIRECTORY, when set, is
+# where it runs.
 
 # Runs the CLI with the remaining arguments; fails unless it exits
 # `expected_rc` (a process killed by a signal never does: CMake reports it as
 # text, not a number); stores stdout and stderr in `out_var` and `err_var`.
 function(run_cli expected_rc out_var err_var)
-  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  set(where "")
+  if(DEFINED CLI_WORKING_DIRECTORY)
+    set(where WORKING_DIRECTORY ${CLI_WORKING_DIRECTORY})
+  endif()
+  execute_process(COMMAND ${CLI} ${ARGN} ${where}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc STREQUAL expected_rc)
     list(JOIN ARGN " " command)
     message(FATAL_ERROR "`vyre-certify ${command}` exited ${rc}, expected ${expected_rc}\n"
@@ -24,7 +31,13 @@ endfunction()
 
 function(expect_equal actual expected what)
   if(NOT actual STREQUAL expected)
-    message(FATAL_ERROR "${what}: got `${actual}`, expected `${expected}`")
+    message(FATAL_ERROR "${what}:\n--- got ---\n${actual}\n--- expected ---\n${expected}")
+  endif()
+endfunction()
+
+function(expect_match actual regex what)
+  if(NOT actual MATCHES "${regex}")
+    message(FATAL_ERROR "${what}: `${actual}` does not match `${regex}`")
   endif()
 endfunction()
 
