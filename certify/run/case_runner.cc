@@ -129,6 +129,45 @@ std::optional<std::string> compare(const SuiteCase& c, const BufferSet& expected
   return std::string("outputs differ from the reference");
 }
 
+/// Judges the runs of one variant against its expected bytes and counts the
+/// distinct outputs among them.
+class RunJudge {
+ public:
+  RunJudge(const SuiteCase& c, const BufferSet& expected) : c_(c), expected_(expected) {}
+
+  /// Why one run's outputs fail, with those outputs (canonical) in
+  /// `observed`; nullopt when they pass.
+  std::optional<std::string> judge(const BufferSet& outputs, BufferSet& observed) {
+    std::optional<BufferSet> canonicalized;
+    if (c_.canonicalize) canonicalized = c_.canonicalize(outputs);
+    const BufferSet& got = canonicalized ? *canonicalized : outputs;
+    // Outputs identical to the expected ones share its digest, computed
+    // once: hashing a 128 MiB output on each of 100 runs would cost more
+    // than the dispatches.
+    const bool identical = got == expected_;
+    distinct_.insert(identical ? expected_digest() : digest(got));
+    if (identical && !c_.compare) return std::nullopt;
+    std::optional<std::string> diff = compare(c_, expected_, got);
+    if (!diff) return std::nullopt;
+    if (distinct_.size() > 1) *diff += " (runs disagree: nondeterministic)";
+    observed = canonicalized ? std::move(*canonicalized) : outputs;
+    return diff;
+  }
+
+  uint32_t distinct_outputs() const { return static_cast<uint32_t>(distinct_.size()); }
+
+ private:
+  uint64_t expected_digest() {
+    if (!expected_digest_) expected_digest_ = digest(expected_);
+    return *expected_digest_;
+  }
+
+  const SuiteCase& c_;
+  const BufferSet& expected_;
+  std::optional<uint64_t> expected_digest_;
+  std::set<uint64_t> distinct_;
+};
+
 std::string describe(const FirstDifference& d) {
   char buf[200];
   std::snprintf(buf, sizeof buf, "buffer `%s` word %llu: expected 0x%08x, observed 0x%08x",
@@ -221,7 +260,7 @@ void run_single_dispatch(Backend& backend, const SuiteCase& c, const CaseRunOpti
       program = out.program;
     }
 
-    std::set<uint64_t> distinct;
+    RunJudge judge(c, expected);
     for (uint32_t run = 0; run < o.runs; ++run) {
       auto start = Clock::now();
       DispatchOutcome out = backend.dispatch(*program, v.test_case.inputs, v.test_case.grid);
@@ -233,13 +272,11 @@ void run_single_dispatch(Backend& backend, const SuiteCase& c, const CaseRunOpti
              {}, write_repro);
         return;
       }
-      BufferSet observed = canonical(c, out.outputs);
-      distinct.insert(digest(observed));
-      r.distinct_outputs = std::max(r.distinct_outputs, static_cast<uint32_t>(distinct.size()));
-      if (auto diff = compare(c, expected, observed)) {
-        std::string msg = *diff;
-        if (distinct.size() > 1) msg += " (runs disagree: nondeterministic)";
-        fail(r, Verdict::Fail, msg, where, &v.test_case, expected, observed, write_repro);
+      BufferSet observed;
+      std::optional<std::string> diff = judge.judge(out.outputs, observed);
+      r.distinct_outputs = std::max(r.distinct_outputs, judge.distinct_outputs());
+      if (diff) {
+        fail(r, Verdict::Fail, *diff, where, &v.test_case, expected, observed, write_repro);
         return;
       }
     }
@@ -258,7 +295,7 @@ void run_host_driven(Backend& backend, const SuiteCase& c, const CaseRunOptions&
     fail(r, verdict, "prepare: " + prepared.message, "prepare", nullptr, expected, {}, nullptr);
     return;
   }
-  std::set<uint64_t> distinct;
+  RunJudge judge(c, expected);
   for (uint32_t run = 0; run < o.runs; ++run) {
     auto start = Clock::now();
     HostObservation out = prepared.run();
@@ -269,10 +306,10 @@ void run_host_driven(Backend& backend, const SuiteCase& c, const CaseRunOptions&
       fail(r, verdict_of(out.status), out.message, where, nullptr, expected, {}, nullptr);
       return;
     }
-    BufferSet observed = canonical(c, out.outputs);
-    distinct.insert(digest(observed));
-    r.distinct_outputs = std::max(r.distinct_outputs, static_cast<uint32_t>(distinct.size()));
-    if (auto diff = compare(c, expected, observed)) {
+    BufferSet observed;
+    std::optional<std::string> diff = judge.judge(out.outputs, observed);
+    r.distinct_outputs = std::max(r.distinct_outputs, judge.distinct_outputs());
+    if (diff) {
       fail(r, Verdict::Fail, *diff, where, nullptr, expected, observed, nullptr);
       return;
     }
