@@ -35,10 +35,11 @@ foreach(row IN LISTS misbehaviours)
   set(filter ${CMAKE_MATCH_2})
   set(verdict ${CMAKE_MATCH_3})
   set(cause "${CMAKE_MATCH_4}")
-  # Under ASan the crash meets its SEGV handler first, which writes a report
-  # and aborts: a crash still, by another signal, and slower.
+  # Sanitized, the plugin's null write meets UBSan or ASan first, which
+  # reports it and ends the child by exit status 1 or abort: a crash still,
+  # named by how the child ended.
   if(SANITIZED AND mode STREQUAL "crash")
-    set(cause "dispatch: backend process crashed (signal ")
+    set(cause "dispatch: backend process crashed (")
   endif()
   # A hang costs --timeout-ms per case, so only the hang mode gets a short
   # one; the others get enough for a slow (sanitized) child to answer.
