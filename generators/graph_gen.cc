@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "reference/graph/node_label.h"
+#include "reference/graph/reachability.h"
 
 namespace vyre::gen {
 namespace {
@@ -19,6 +20,10 @@ struct Recipe {
   std::vector<NodeRole> roles;
   std::vector<uint32_t> raw_sources;
   uint32_t max_depth = UINT32_MAX;
+  /// Whether the sample is steered to hold a finding (see plant_finding).
+  bool plant = true;
+  /// Picks the planted sink among the nodes the first source reaches.
+  uint32_t raw_sink = 0;
 };
 
 /// Roles shrink towards Normal, the first (and most frequent) element.
@@ -45,7 +50,33 @@ rc::Gen<Recipe> recipe_gen(uint32_t max_nodes) {
       rc::gen::set(&Recipe::raw_sources,
                    rc::gen::resize(8, rc::gen::container<std::vector<uint32_t>>(
                                           rc::gen::arbitrary<uint32_t>()))),
-      rc::gen::set(&Recipe::max_depth, max_depth_gen()));
+      rc::gen::set(&Recipe::max_depth, max_depth_gen()),
+      // Most samples hold a finding; shrinking goes towards planting one.
+      rc::gen::set(&Recipe::plant, rc::gen::weightedElement<bool>({{4, true}, {1, false}})),
+      rc::gen::set(&Recipe::raw_sink, rc::gen::arbitrary<uint32_t>()));
+}
+
+/// Uniform random roles and sources leave about half the samples without a
+/// finding, which a parity check cannot tell apart from a traversal that
+/// reaches nothing. Planting makes sure there is a source and gives one node
+/// that source reaches the sink role, preferring a node past the start. The
+/// planted node's depth is unchanged: it depends only on the nodes before it.
+void plant_finding(const Recipe& r, GraphSample& s) {
+  if (s.sources.empty()) s.sources.push_back(r.raw_sink % r.nodes);
+  // The oracle lists what the first source reaches nearest first, the start
+  // node itself first of all.
+  const uint32_t first = s.sources.front();
+  const Result<graph::Reachability> reach =
+      graph::reachable_nodes(s.graph, std::span(&first, 1), {.max_depth = r.max_depth});
+  if (!reach.ok() || reach->reached.empty()) return;
+  const std::vector<graph::ReachedNode>& reached = reach->reached;
+  const uint32_t pick = reached.size() > 1 ? reached[1 + r.raw_sink % (reached.size() - 1)].node
+                                           : reached.front().node;
+  uint32_t& label = s.graph.node_data[pick];
+  const NodeRole role = *graph::role_from_bits(graph::role_bits(label));
+  if (graph::reports_finding(role)) return;
+  const NodeRole sink = role == NodeRole::Source ? NodeRole::SourceSink : NodeRole::Sink;
+  label = graph::make_label(sink, static_cast<uint16_t>(label));
 }
 
 std::vector<Edge> sparse_edges(const Recipe& r) {
@@ -151,6 +182,7 @@ GraphSample sample_of(GraphShape shape, const Recipe& r) {
   for (uint32_t raw : r.raw_sources) s.sources.push_back(raw % r.nodes);
   s.max_depth = r.max_depth;
   s.shape = row_of(shape).name;
+  if (r.plant) plant_finding(r, s);
   return s;
 }
 

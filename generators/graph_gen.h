@@ -43,7 +43,9 @@ std::span<const GraphShape> all_graph_shapes();
 std::string_view name_of(GraphShape shape);
 
 /// Graphs of one shape with random roles (normal most often), 0-8 sources
-/// (repeats allowed) and a max_depth that is unbounded or 0-8.
+/// (repeats allowed) and a max_depth that is unbounded or 0-8. Four samples
+/// in five are steered to hold a finding: at least one source, and a node
+/// that source reaches within max_depth made a sink.
 rc::Gen<GraphSample> graph_sample(GraphShape shape);
 
 /// Any shape.

@@ -256,6 +256,12 @@ Result<Rules> load_rules(const std::string& path) {
 
 Result<DataflowInput> apply_rules(const Rules& rules, const graph::CsrGraph& graph,
                                   std::span<const uint32_t> node_kinds) {
+  // The loop below indexes node_data and node_kinds by node id, so the graph
+  // must hold every invariant before any of it is read.
+  if (auto ok = graph.validate(); !ok) {
+    return Error{"dataflow rules " + rules.name +
+                 ": the graph is malformed: " + ok.error().message};
+  }
   if (node_kinds.size() != graph.node_count) {
     return Error{"dataflow rules " + rules.name + ": " + std::to_string(node_kinds.size()) +
                  " node kinds for a graph of " + std::to_string(graph.node_count) +

@@ -53,7 +53,8 @@ bool glob_match(std::string_view pattern, std::string_view kind_name);
 /// node_data roles from sources/sinks, kSanitizerMetadataBit on sanitizers,
 /// every source-kind node as a source (ascending), max_depth from the rules.
 /// Kind ids not named in the rules make normal nodes. The graph's own
-/// node_data is replaced. Errors: node_kinds of the wrong length.
+/// node_data is replaced. Errors: a graph that fails CsrGraph::validate()
+/// (node_data included), node_kinds of the wrong length.
 Result<DataflowInput> apply_rules(const Rules& rules, const graph::CsrGraph& graph,
                                   std::span<const uint32_t> node_kinds);
 

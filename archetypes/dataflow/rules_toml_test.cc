@@ -159,5 +159,23 @@ TEST(ApplyRules, RolesMetadataAndSourcesFromKinds) {
   EXPECT_THAT(bad.error().message, HasSubstr("2 node kinds for a graph of 7 nodes"));
 }
 
+TEST(ApplyRules, MalformedGraphIsAnErrorNotACrash) {
+  auto rules = load_rules(VYRE_RULES_EXAMPLE);
+  ASSERT_TRUE(rules.ok());
+  const std::vector<uint32_t> kinds = {1, 3, 5};
+  graph::CsrGraph no_labels;  // 3 nodes, no edges, no node_data
+  no_labels.node_count = 3;
+  no_labels.offsets = {0, 0, 0, 0};
+  auto unlabelled = apply_rules(*rules, no_labels, kinds);
+  ASSERT_FALSE(unlabelled.ok());
+  EXPECT_THAT(unlabelled.error().message, HasSubstr("node_data.len() == node_count"));
+  graph::CsrGraph short_offsets;
+  short_offsets.node_count = 3;
+  short_offsets.node_data = {0, 0, 0};
+  auto truncated = apply_rules(*rules, short_offsets, kinds);
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_THAT(truncated.error().message, HasSubstr("offsets.len() == node_count + 1"));
+}
+
 }  // namespace
 }  // namespace vyre::dataflow

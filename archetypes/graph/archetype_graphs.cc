@@ -135,7 +135,9 @@ GraphInstance binary_tree() {
 
 GraphInstance diamond_dag() {
   // 0 -> 1 -> 3 and 0 -> 2 -> 4 -> 3 merge at 3 (shortest: 2 edges); 3 -> 5.
-  return instance(make(6, {{0, 1}, {0, 2}, {1, 3}, {2, 4}, {4, 3}, {3, 5}},
+  // The long branch's edge is listed first, so a depth-first walk would reach
+  // 3 at depth 3 and 5 at depth 4; only breadth-first order gives 2 and 3.
+  return instance(make(6, {{0, 2}, {0, 1}, {2, 4}, {4, 3}, {1, 3}, {3, 5}},
                        {{0, kSource}, {3, kSink}, {4, kSink}, {5, kSink}}),
                   {0}, {{0, 3, 2, 0}, {0, 4, 2, 0}, {0, 5, 3, 0}});
 }

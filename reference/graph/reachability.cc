@@ -1,5 +1,6 @@
 #include "reference/graph/reachability.h"
 
+#include <optional>
 #include <string>
 
 #include "reference/graph/node_label.h"
@@ -81,7 +82,11 @@ Result<Reachability> reachable_nodes(const CsrGraph& graph, std::span<const uint
 std::vector<Finding> findings_of(const CsrGraph& graph, const Reachability& reachability) {
   std::vector<Finding> out;
   for (const ReachedNode& r : reachability.reached) {
-    if (reports_finding(role_at(graph, r.node))) {
+    // The caller may pass another graph than the query's, so neither the node
+    // id nor its label is trusted here.
+    if (r.node >= graph.node_data.size()) continue;
+    const std::optional<NodeRole> role = role_from_bits(role_bits(graph.node_data[r.node]));
+    if (role && reports_finding(*role)) {
       out.push_back({r.source_node, r.node, r.depth, r.source_idx});
     }
   }

@@ -51,7 +51,9 @@ Result<Reachability> reachable_nodes(const CsrGraph& graph, std::span<const uint
                                      const ReachOptions& options = {});
 
 /// The graph.bfs findings of a query: its reached nodes whose role is sink or
-/// source+sink, in canonical order.
+/// source+sink, in canonical order. Meant for the graph the query ran on; on
+/// any other graph a reached node outside it or with a reserved role is no
+/// finding (never undefined behaviour).
 std::vector<Finding> findings_of(const CsrGraph& graph, const Reachability& reachability);
 
 }  // namespace vyre::graph

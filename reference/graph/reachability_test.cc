@@ -127,6 +127,20 @@ TEST(FindingsOf, StartSourceSinkYieldsDepthZeroAndSourcesAreNotSinks) {
                                 }));
 }
 
+TEST(FindingsOf, AnotherGraphIsReadSafely) {
+  // A query on 3 nodes read against a graph of 2 nodes whose sink-labelled
+  // node 1 holds reserved role 5: node 2 is outside, node 1 is no finding.
+  const CsrGraph g =
+      make_graph(3, {{0, 1}, {1, 2}}, {NodeRole::Source, NodeRole::Sink, NodeRole::Sink});
+  const std::vector<uint32_t> sources = {0};
+  auto r = reachable_nodes(g, sources);
+  ASSERT_TRUE(r.ok());
+  CsrGraph other = make_graph(2, {{0, 1}});
+  other.node_data[1] = 0x00050000u;
+  EXPECT_TRUE(findings_of(other, *r).empty());
+  EXPECT_EQ(findings_of(g, *r), (std::vector<Finding>{{0, 1, 1, 0}, {0, 2, 2, 0}}));
+}
+
 TEST(ReachableNodes, RejectsSourcesOutsideTheGraph) {
   const CsrGraph g = make_graph(2, {{0, 1}});
   const std::vector<uint32_t> sources = {0, 2};
