@@ -83,27 +83,65 @@ Body discover_target() {
   return body;
 }
 
-/// One BFS level: expands the level_count nodes of the current level buffer
-/// into the other one, then ends the invocation when nothing was queued.
-Body expand_level() {
-  Body per_edge = {let("target", load(name(kEdgeTargets), var("edge")))};
-  for (Node& n : discover_target()) per_edge.push_back(std::move(n));
-  Body per_node = {
-      let("node", load(name(kQueue), add(var("current_base"), var("slot_i")))),
-      loop("edge", load(name(kEdgeOffsets), var("node")),
-           load(name(kEdgeOffsets), add(var("node"), u32(1))), std::move(per_edge)),
-  };
+/// The largest u32, which the step bound saturates at instead of wrapping.
+constexpr uint32_t kU32Max = 0xFFFFFFFFu;
+
+/// One edge step: examines out-edge `edge` of the node being expanded.
+Body edge_step() {
+  Body body = {let("target", load(name(kEdgeTargets), var("edge")))};
+  for (Node& n : discover_target()) body.push_back(std::move(n));
+  body.push_back(assign("edge", add(var("edge"), u32(1))));
+  return body;
+}
+
+/// Ends the exhausted level: returns when it queued nothing, else makes the
+/// next level current (the two queue halves swap roles) one edge deeper.
+Body advance_level() {
   return {
-      let("current_base",
-          add(var("queue_base"), mul(bit_and(var("level"), u32(1)), u32(kMaxBfsQueue)))),
-      let("next_base", add(var("queue_base"),
-                           mul(bit_and(add(var("level"), u32(1)), u32(1)), u32(kMaxBfsQueue)))),
-      let("depth", add(var("level"), u32(1))),
-      let("expand_next", lt(var("depth"), var("max_depth"))),
-      let("next_count", u32(0)),
-      loop("slot_i", u32(0), var("level_count"), std::move(per_node)),
+      if_(eq(var("next_count"), u32(0)), {ret()}),
+      let("finished_base", var("current_base")),
+      assign("current_base", var("next_base")),
+      assign("next_base", var("finished_base")),
+      assign("depth", add(var("depth"), u32(1))),
+      assign("expand_next", lt(var("depth"), var("max_depth"))),
       assign("level_count", var("next_count")),
-      if_(eq(var("level_count"), u32(0)), {ret()}),
+      assign("next_count", u32(0)),
+      assign("level_slot", u32(0)),
+  };
+}
+
+/// One node step: takes the next node of the current level (advancing the
+/// level first when the current one is exhausted) and sets its edge range.
+Body node_step() {
+  return {
+      if_(eq(var("level_slot"), var("level_count")), advance_level()),
+      let("node", load(name(kQueue), add(var("current_base"), var("level_slot")))),
+      assign("edge", load(name(kEdgeOffsets), var("node"))),
+      assign("edge_end", load(name(kEdgeOffsets), add(var("node"), u32(1)))),
+      assign("level_slot", add(var("level_slot"), u32(1))),
+  };
+}
+
+/// The traversal state before the first step (level 0 current, its edges
+/// found at depth 1, no edge range open) and the step bound
+/// num_edges + num_nodes + 1, saturated at 2^32 - 1.
+Body traversal_state() {
+  return {
+      let("current_base", var("queue_base")),
+      let("next_base", add(var("queue_base"), u32(kMaxBfsQueue))),
+      let("depth", u32(1)),
+      let("expand_next", lt(u32(1), var("max_depth"))),
+      let("next_count", u32(0)),
+      let("level_slot", u32(0)),
+      let("edge", u32(0)),
+      let("edge_end", u32(0)),
+      // A valid CSR starts at offset 0, so its last offset is the edge count.
+      let("num_edges", load(name(kEdgeOffsets), var("num_nodes"))),
+      let("step_bound", add(var("num_edges"), var("num_nodes"))),
+      assign("step_bound",
+             select(lt(var("step_bound"), var("num_edges")), u32(kU32Max), var("step_bound"))),
+      assign("step_bound", select(eq(var("step_bound"), u32(kU32Max)), u32(kU32Max),
+                                  add(var("step_bound"), u32(1)))),
   };
 }
 
@@ -137,13 +175,15 @@ Body entry() {
   body.push_back(let("level_count",
                      select(and_(ne(var("start_role"), sanitizer), gt(var("max_depth"), u32(0))),
                             u32(1), u32(0))));
-  // Loop bounds are fixed at entry, so "while the frontier is not empty" is a
-  // level loop that returns early; no BFS from one source is deeper than
-  // num_nodes - 1 levels, which bounds the loop even for max_depth = 2^32 - 1.
-  body.push_back(
-      loop("level", u32(0),
-           select(lt(var("max_depth"), var("num_nodes")), var("max_depth"), var("num_nodes")),
-           expand_level()));
+  for (Node& n : traversal_state()) body.push_back(std::move(n));
+  // One flat step loop instead of level -> node -> edge loops: lavapipe ends
+  // a batch of lanes after 65535 loop back-edges in all, and nested loops run
+  // in lockstep cost the sum, over levels and node slots, of the slowest lane.
+  // Each step examines one edge, takes one node or returns, so one bound,
+  // the same for every lane and fixed at entry, covers every source (BFS.md,
+  // "The step loop").
+  body.push_back(loop("step", u32(0), var("step_bound"),
+                      {if_(lt(var("edge"), var("edge_end")), edge_step(), node_step())}));
   return body;
 }
 
