@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "reference/interpreter.h"
@@ -38,6 +39,26 @@ std::string describe(const std::vector<reference::Violation>& violations) {
     text += "\n" + std::string(reference::name_of(v.kind)) + ": " + v.message;
   }
   return text;
+}
+
+/// Why the interpreter will not run `grid` of `program`'s workgroups: more
+/// invocations than it takes (a limit of this backend, so NotSupported);
+/// nullopt when it will, or when the grid has an empty axis (a host error
+/// run() reports).
+std::optional<std::string> past_invocation_limit(const Program& program, const Grid& grid) {
+  const uint64_t limit =
+      std::min<uint64_t>(reference::RunOptions{}.max_invocations, uint64_t{0xFFFFFFFF});
+  uint64_t total = 1;
+  bool overflow = false;
+  for (size_t axis = 0; axis < 3; ++axis) {
+    if (grid.workgroups[axis] == 0 || program.workgroup_size[axis] == 0) return std::nullopt;
+    overflow = overflow || __builtin_mul_overflow(total, uint64_t{grid.workgroups[axis]}, &total) ||
+               __builtin_mul_overflow(total, uint64_t{program.workgroup_size[axis]}, &total);
+  }
+  if (!overflow && total <= limit) return std::nullopt;
+  return "the dispatch has " + (overflow ? std::string("more than 2^64") : std::to_string(total)) +
+         " invocations, more than the " + std::to_string(limit) +
+         " the reference interpreter runs; dispatch fewer or smaller workgroups";
 }
 
 class ReferenceBackend final : public Backend {
@@ -75,6 +96,9 @@ class ReferenceBackend final : public Backend {
     if (program == nullptr) {
       return {
           Status::Error, "the program was compiled by another backend than `reference`", {}, {}};
+    }
+    if (std::optional<std::string> past = past_invocation_limit(program->program(), grid)) {
+      return {Status::NotSupported, *past, {}, {}};
     }
     const auto start = std::chrono::steady_clock::now();
     Result<reference::RunResult> run = reference::run(program->program(), inputs, grid);

@@ -1,5 +1,6 @@
 // The reference adapter: outputs pass through, invalid programs are compile
-// errors, and a non-conforming run is Status::Error carrying the violation.
+// errors, a non-conforming run is Status::Error carrying the violation, and a
+// run past the interpreter's invocation limit is Status::NotSupported.
 #include "backends/reference_backend.h"
 
 #include <gtest/gtest.h>
@@ -65,6 +66,27 @@ TEST(ReferenceBackend, InterpreterErrorIsAnError) {
   DispatchOutcome run = backend->dispatch(*compiled.program, {}, Grid{});  // "out" is missing.
   EXPECT_EQ(run.status, Status::Error);
   EXPECT_NE(run.message.find("out"), std::string::npos) << run.message;
+}
+
+TEST(ReferenceBackend, RunPastTheInvocationLimitIsNotSupported) {
+  auto backend = make_reference_backend({});
+  const Program p{{storage("out", 0, BufferAccess::ReadWrite)}, {64, 1, 1}, {}};
+  CompileOutcome compiled = backend->compile(p);
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  // 2^20 workgroups of 64 = 2^26 invocations: the interpreter's limit, still run.
+  DispatchOutcome at_limit =
+      backend->dispatch(*compiled.program, {{"out", {}}}, Grid{{1u << 20, 1, 1}});
+  EXPECT_EQ(at_limit.status, Status::Ok) << at_limit.message;
+  DispatchOutcome past =
+      backend->dispatch(*compiled.program, {{"out", {}}}, Grid{{(1u << 20) + 1, 1, 1}});
+  EXPECT_EQ(past.status, Status::NotSupported);
+  EXPECT_EQ(past.message,
+            "the dispatch has 67108928 invocations, more than the 67108864 the reference "
+            "interpreter runs; dispatch fewer or smaller workgroups");
+  DispatchOutcome huge = backend->dispatch(*compiled.program, {{"out", {}}},
+                                           Grid{{0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF}});
+  EXPECT_EQ(huge.status, Status::NotSupported);
+  EXPECT_NE(huge.message.find("more than 2^64 invocations"), std::string::npos) << huge.message;
 }
 
 }  // namespace

@@ -1,10 +1,16 @@
 // Host-ABI and device-limit checks of one dispatch.
 #include "backends/vulkan/dispatch_checks.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace vyre::vulkan {
 namespace {
 
 constexpr const char* kAxes[] = {"x", "y", "z"};
+constexpr uint64_t kMaxU32 = 0xFFFFFFFF;
+/// Vulkan cannot create an empty buffer; an empty input gets this many bytes.
+constexpr uint64_t kMinBufferBytes = 16;
 
 std::string exceeds(const std::string& what, uint64_t needed, const char* limit, uint64_t value,
                     const DeviceLimits& limits) {
@@ -60,6 +66,15 @@ std::optional<std::string> exceeded_limit(const ShaderInterface& iface, const Bu
       return exceeds("grid of workgroups" + axis_name, grid.workgroups[axis],
                      "maxComputeWorkGroupCount", limits.max_workgroup_count[axis], limits);
     }
+    // A device may take more (the H100 takes 2^31 - 1 workgroups on x), but
+    // vyre's invocation ids are u32: past 2^32 - 1 invocations they would wrap.
+    const uint64_t invocations = uint64_t{grid.workgroups[axis]} * iface.workgroup_size[axis];
+    if (invocations > kMaxU32) {
+      return "invocations" + axis_name + " " + std::to_string(invocations) + " (" +
+             std::to_string(grid.workgroups[axis]) + " workgroups of " +
+             std::to_string(iface.workgroup_size[axis]) + ") exceeds " + std::to_string(kMaxU32) +
+             ", the most that u32 invocation ids can number";
+    }
   }
   if (iface.workgroup_invocations() > limits.max_workgroup_invocations) {
     return exceeds("invocations per workgroup", iface.workgroup_invocations(),
@@ -97,6 +112,40 @@ std::optional<std::string> exceeded_limit(const ShaderInterface& iface, const Bu
                    limits.max_uniform_buffers_per_stage, limits);
   }
   return std::nullopt;
+}
+
+uint64_t bound_buffer_bytes(uint64_t host_bytes) {
+  return std::max(kMinBufferBytes, (host_bytes + 3) / 4 * 4);
+}
+
+uint64_t descriptor_range(uint64_t host_bytes, uint64_t max_range) {
+  return std::min(bound_buffer_bytes(host_bytes), max_range);
+}
+
+std::string loop_ended_early_message(std::string_view device_name) {
+  std::string message = std::string(kLoopEndedEarly) + " on " + std::string(device_name) +
+                        ": an invocation left a loop with its counter below the loop's `to`, "
+                        "although only `to` or a Return can end a vyre loop, so the device did "
+                        "not run the program as written and its output is withheld";
+  std::string lower(device_name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.find("llvmpipe") != std::string::npos) {
+    message +=
+        ". Known cause on llvmpipe (lavapipe): each shader invocation batch (8 invocations run as "
+        "one SIMD batch) has a single budget of 65535 loop iterations shared by all its loops; "
+        "once it is spent, every later loop exits after one iteration. Run the program on "
+        "another device, or give each invocation fewer loop iterations in all";
+  }
+  return message;
+}
+
+std::string loop_budget_message(uint32_t budget) {
+  return "an invocation ran more than " + std::to_string(budget) +
+         " loop iterations in all its loops together and was stopped, because the Vulkan "
+         "backend stops runaway loops before they can hang the device; no output is returned. "
+         "If the program is meant to loop that long, give each invocation less work (more "
+         "invocations or dispatches, shorter loops); a host embedding the backend can raise "
+         "BackendOptions::loop_iteration_budget";
 }
 
 }  // namespace vyre::vulkan

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "backends/vulkan/shader_interface.h"
 #include "spec/ir/host_abi.h"
@@ -32,8 +33,32 @@ struct DeviceLimits {
 Result<Ok> check_inputs(const ShaderInterface& iface, const BufferSet& inputs, const Grid& grid);
 
 /// The first device limit this dispatch exceeds, as a message naming the
-/// limit, its value and what the program needs; nullopt when it fits.
+/// limit, its value and what the program needs; nullopt when it fits. Besides
+/// the device's own limits, a grid whose invocation ids pass 2^32 - 1 on an
+/// axis is refused, because vyre's ids are u32 and would wrap.
 std::optional<std::string> exceeded_limit(const ShaderInterface& iface, const BufferSet& inputs,
                                           const Grid& grid, const DeviceLimits& limits);
+
+/// Bytes a dispatch binds for a host buffer of `host_bytes`: rounded up to
+/// whole u32 words, at least 16 (Vulkan has no empty buffer).
+uint64_t bound_buffer_bytes(uint64_t host_bytes);
+
+/// Range of the descriptor of a host buffer of `host_bytes`: its bound bytes,
+/// clamped to the device's `max_range`. Clamping drops at most the padding of
+/// the last partial word, which no element reaches (exceeded_limit refuses a
+/// buffer whose host bytes pass `max_range`).
+uint64_t descriptor_range(uint64_t host_bytes, uint64_t max_range);
+
+/// Stable part of the message of a dispatch in which a loop ended before its
+/// upper bound; tests and known-limit lists match it.
+inline constexpr std::string_view kLoopEndedEarly = "a loop ended before its upper bound";
+
+/// Why a dispatch (Status::NotSupported) returns no output after the device
+/// ended a loop early, with the known cause when the device is llvmpipe.
+std::string loop_ended_early_message(std::string_view device_name);
+
+/// Why a dispatch (Status::Timeout) returns no output after an invocation
+/// used up its loop iteration budget of `budget`, and what the user can do.
+std::string loop_budget_message(uint32_t budget);
 
 }  // namespace vyre::vulkan

@@ -145,5 +145,59 @@ TEST(ExceededLimit, CountsPushConstantsAndDescriptors) {
             "uniform buffers 2 exceeds maxPerStageDescriptorUniformBuffers = 1 of test device");
 }
 
+TEST(ExceededLimit, InvocationIdsPastU32AreNotSupportedEvenWhenTheDeviceTakesTheGrid) {
+  // The H100's maxComputeWorkGroupCount.x.
+  DeviceLimits h100 = small_device();
+  h100.max_workgroup_count = {2147483647, 65535, 65535};
+  const auto hit = [&](const Program& p, Grid grid) {
+    return exceeded_limit(iface_of(p), {}, grid, h100).value_or("fits");
+  };
+  const Program x64{{}, {64, 1, 1}, {}};
+  // 2^26 workgroups of 64 = 2^32 invocations: ids 0 .. 2^32 - 1 cannot all be counted in u32.
+  EXPECT_EQ(hit(x64, Grid{{67108864, 1, 1}}),
+            "invocations on x 4294967296 (67108864 workgroups of 64) exceeds 4294967295, the most "
+            "that u32 invocation ids can number");
+  EXPECT_EQ(hit(x64, Grid{{67108863, 1, 1}}), "fits");  // 4294967232 invocations.
+  EXPECT_EQ(hit(x64, Grid{{2147483647, 1, 1}}),
+            "invocations on x 137438953408 (2147483647 workgroups of 64) exceeds 4294967295, the "
+            "most that u32 invocation ids can number");
+  const Program z2{{}, {1, 1, 2}, {}};
+  h100.max_workgroup_count[2] = 0xFFFFFFFF;
+  EXPECT_EQ(hit(z2, Grid{{1, 1, 0x80000000}}),
+            "invocations on z 4294967296 (2147483648 workgroups of 2) exceeds 4294967295, the "
+            "most that u32 invocation ids can number");
+}
+
+TEST(DescriptorRange, RoundsToWordsAndNeverPassesTheDeviceRange) {
+  EXPECT_EQ(bound_buffer_bytes(0), 16u);  // Vulkan has no empty buffer.
+  EXPECT_EQ(bound_buffer_bytes(15), 16u);
+  EXPECT_EQ(bound_buffer_bytes(17), 20u);
+  EXPECT_EQ(bound_buffer_bytes(0xFFFFFFFE), 0x100000000u);
+  EXPECT_EQ(descriptor_range(17, 1024), 20u);
+  // maxStorageBufferRange = 2^32 - 1: a buffer of 2^32 - 2 host bytes fits,
+  // its word-rounded size does not, and the range must not say it does.
+  EXPECT_EQ(descriptor_range(0xFFFFFFFE, 0xFFFFFFFF), 0xFFFFFFFFu);
+  EXPECT_EQ(descriptor_range(0xFFFFFFFF, 0xFFFFFFFF), 0xFFFFFFFFu);
+}
+
+TEST(LoopMessages, LoopEndedEarlyNamesWhatHappenedAndLlvmpipesKnownCause) {
+  const std::string other = loop_ended_early_message("NVIDIA H100 80GB HBM3");
+  EXPECT_TRUE(other.starts_with("a loop ended before its upper bound on NVIDIA H100 80GB HBM3"))
+      << other;
+  EXPECT_EQ(other.find("65535"), std::string::npos) << other;
+  const std::string lavapipe = loop_ended_early_message("llvmpipe (LLVM 15.0.6, 256 bits)");
+  EXPECT_NE(lavapipe.find(kLoopEndedEarly), std::string::npos);
+  EXPECT_NE(lavapipe.find("65535 loop iterations shared by all its loops"), std::string::npos)
+      << lavapipe;
+  EXPECT_NE(loop_ended_early_message("LLVMPIPE").find("65535"), std::string::npos);
+}
+
+TEST(LoopMessages, BudgetMessageSaysWhatHappenedAndWhatToDo) {
+  const std::string message = loop_budget_message(1000);
+  EXPECT_TRUE(message.starts_with("an invocation ran more than 1000 loop iterations")) << message;
+  EXPECT_NE(message.find("no output is returned"), std::string::npos);
+  EXPECT_NE(message.find("give each invocation less work"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace vyre::vulkan

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include "backends/vulkan/dispatch_checks.h"
+
 namespace vyre::vulkan {
 namespace {
 
@@ -13,13 +15,8 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-/// Vulkan cannot create an empty buffer; an empty input gets this many bytes
-/// and an element count of 0.
-constexpr VkDeviceSize kMinBufferBytes = 16;
-
-VkDeviceSize buffer_bytes(size_t host_bytes) {
-  return std::max<VkDeviceSize>(kMinBufferBytes, (host_bytes + 3) / 4 * 4);
-}
+/// Bytes of the control buffer (two words, padded like any small buffer).
+constexpr VkDeviceSize kControlBytes = 16;
 
 void memory_barrier(const VulkanApi& vk, VkCommandBuffer cmd, VkPipelineStageFlags src_stage,
                     VkAccessFlags src, VkPipelineStageFlags dst_stage, VkAccessFlags dst) {
@@ -91,7 +88,7 @@ class Run {
     for (const BoundBuffer& b : iface.buffers) {
       Binding binding;
       binding.bytes = &request_.inputs.at(b.name);
-      binding.size = buffer_bytes(binding.bytes->size());
+      binding.size = bound_buffer_bytes(binding.bytes->size());
       Result<DeviceBuffer*> buffer = buffers_.create(
           binding.size, request_.staged ? MemoryPlace::DeviceLocal : MemoryPlace::HostVisible);
       if (!buffer.ok()) return fail(buffer.error());
@@ -101,10 +98,10 @@ class Run {
       bindings_.push_back(binding);
     }
     if (iface.has_control_buffer) {
-      Result<DeviceBuffer*> control = buffers_.create(kMinBufferBytes, MemoryPlace::HostVisible);
+      Result<DeviceBuffer*> control = buffers_.create(kControlBytes, MemoryPlace::HostVisible);
       if (!control.ok()) return fail(control.error());
       control_ = *control;
-      std::memset(control_->mapped, 0, kMinBufferBytes);
+      std::memset(control_->mapped, 0, kControlBytes);
     }
     if (!request_.staged) {
       for (const Binding& b : bindings_) fill(b.device->mapped, b.size, *b.bytes);
@@ -133,10 +130,18 @@ class Run {
   bool execute() {
     const ShaderInterface& iface = request_.iface;
     const Pipeline& pipeline = request_.pipeline;
+    const DeviceLimits& limits = device_.instance().limits();
     std::vector<VkDescriptorBufferInfo> infos;
-    // Ranges are what the dispatch needs: pooled buffers may be larger.
-    for (const Binding& b : bindings_) infos.push_back({b.device->buffer, 0, b.size});
-    if (control_ != nullptr) infos.push_back({control_->buffer, 0, kMinBufferBytes});
+    // Ranges are what the dispatch needs (pooled buffers may be larger), and
+    // never past the device's range: rounding up to whole words could be.
+    for (size_t i = 0; i < bindings_.size(); ++i) {
+      const bool uniform = iface.buffers[i].access == BufferAccess::Uniform;
+      infos.push_back({bindings_[i].device->buffer, 0,
+                       descriptor_range(bindings_[i].bytes->size(),
+                                        uniform ? limits.max_uniform_buffer_range
+                                                : limits.max_storage_buffer_range)});
+    }
+    if (control_ != nullptr) infos.push_back({control_->buffer, 0, kControlBytes});
     std::vector<VkWriteDescriptorSet> writes;
     for (uint32_t i = 0; i < infos.size(); ++i) {
       VkWriteDescriptorSet w{};
@@ -187,18 +192,14 @@ class Run {
     if (!submit()) return false;
     uint32_t control[2] = {0, 0};
     if (control_ != nullptr) std::memcpy(control, control_->mapped, sizeof control);
+    // A loop the device ended early is a limit of the device (NotSupported),
+    // whatever its cause: the program is valid and the backend withholds the
+    // bytes it cannot vouch for.
     if (control[1] != 0) {
-      return fail(Status::Error,
-                  "the driver ended a loop before its upper bound (lavapipe stops loops after "
-                  "65535 iterations per invocation); its output would be wrong, so none is "
-                  "returned");
+      return fail(Status::NotSupported, loop_ended_early_message(limits.device_name));
     }
     if (control[0] != 0) {
-      return fail(Status::Timeout,
-                  "an invocation ran more than " + std::to_string(iface.loop_iteration_budget) +
-                      " loop iterations (the per-invocation loop iteration budget) and was "
-                      "stopped; raise BackendOptions::loop_iteration_budget if the program "
-                      "really runs that long");
+      return fail(Status::Timeout, loop_budget_message(iface.loop_iteration_budget));
     }
     return true;
   }

@@ -34,6 +34,14 @@ std::string printable(std::string_view text) {
   return out;
 }
 
+std::string comment_text(std::string_view text) {
+  std::string out = printable(text);
+  // A backslash ending a `//` comment continues it onto the next line (GLSL
+  // line continuation), which would comment out the code there.
+  std::replace(out.begin(), out.end(), '\\', '?');
+  return out;
+}
+
 GlslBuffers::GlslBuffers(const Program& program, const ShaderInterface& iface) : iface_(iface) {
   for (size_t i = 0; i < iface.buffers.size(); ++i) {
     buffers_.push_back({program.buffer(iface.buffers[i].name), "b" + std::to_string(i),
@@ -75,7 +83,8 @@ std::string GlslBuffers::declarations() const {
     out += "// Element counts of the bound buffers (host bytes / element size).\n";
     out += "layout(push_constant) uniform VyreCounts {\n";
     for (size_t i = 0; i < iface_.buffers.size(); ++i) {
-      out += "  uint n" + std::to_string(i) + ";  // " + printable(iface_.buffers[i].name) + "\n";
+      out +=
+          "  uint n" + std::to_string(i) + ";  // " + comment_text(iface_.buffers[i].name) + "\n";
     }
     out += "} vyre_counts;\n";
   }
@@ -85,7 +94,7 @@ std::string GlslBuffers::declarations() const {
                                 std::string(b.access == BufferAccess::Uniform ? "140" : "430") +
                                 ", set = 0, binding = " + std::to_string(i) + ") ";
     const std::string block = "B" + std::to_string(i);
-    const std::string comment = "  // " + printable(b.name) + ": " +
+    const std::string comment = "  // " + comment_text(b.name) + ": " +
                                 std::string(name_of(b.access)) + " " +
                                 std::string(name_of(b.element)) + "\n";
     if (b.access == BufferAccess::Uniform) {
@@ -108,7 +117,7 @@ std::string GlslBuffers::declarations() const {
   for (const GlslBuffer& b : buffers_) {
     if (b.bound) continue;
     out += "shared " + memory_type(b.decl->element) + " " + b.ident + "[" +
-           std::to_string(b.decl->count) + "];  // " + printable(b.decl->name) + "\n";
+           std::to_string(b.decl->count) + "];  // " + comment_text(b.decl->name) + "\n";
   }
   return out;
 }

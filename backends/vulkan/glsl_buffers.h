@@ -64,7 +64,11 @@ inline constexpr std::string_view kBarrierStatements[] = {
     "memoryBarrierBuffer();", "memoryBarrierShared();", "barrier();", "memoryBarrierBuffer();"};
 
 /// `text` with every character outside printable ASCII replaced by '?', for
-/// names quoted in GLSL comments.
+/// names quoted in messages.
 std::string printable(std::string_view text);
+
+/// printable(text) with backslashes replaced by '?' too, for names quoted in
+/// GLSL `//` comments: no name can then end a comment early or continue it.
+std::string comment_text(std::string_view text);
 
 }  // namespace vyre::vulkan

@@ -221,7 +221,7 @@ class Emitter {
     --indent_;
     line("}");
     // Only `hi` ends a loop (Return leaves main): a driver that stops loops
-    // early (lavapipe after 65535 iterations) is reported, not trusted.
+    // early (lavapipe, once its loop budget is spent) is reported, not trusted.
     line("if (" + counter + " < " + hi.text + ") vyre_control.loop_cut_short = 1u;");
     --indent_;
     line("}");

@@ -2,8 +2,10 @@
 // Used by the backend's compile() and by `vyre-certify lower`.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "backends/backend.h"
 #include "backends/backend_options.h"
 #include "backends/vulkan/shader_interface.h"
 #include "backends/vulkan/spirv_tools.h"
@@ -20,9 +22,20 @@ struct LoweredProgram {
 
 /// Validates `program`, emits GLSL, compiles it with glslang and runs the
 /// SPIR-V validator on the module. Touches no device. Errors: the validator's
-/// diagnostics for an invalid program; for a valid one that glslang or the
-/// SPIR-V validator rejects (a bug in this lowering), their log and the GLSL.
+/// diagnostics for an invalid program; beyond_glsl_limits' message for a
+/// valid one no GLSL can express; for a valid one that glslang or the SPIR-V
+/// validator rejects (a bug in this lowering), their log and the GLSL.
 Result<LoweredProgram> lower_program(const Program& program,
                                      uint32_t loop_iteration_budget = kDefaultLoopIterationBudget);
+
+/// Why `program` cannot be written as GLSL at all, whatever the device: a
+/// workgroup size or a workgroup array length past GLSL's int range (2^31 - 1);
+/// nullopt when it can. Device limits are checked at dispatch instead.
+std::optional<std::string> beyond_glsl_limits(const Program& program);
+
+/// The status compile() reports when lower_program(program) failed:
+/// NotSupported for a valid program beyond_glsl_limits refuses, CompileError
+/// otherwise.
+Status lowering_failure_status(const Program& program);
 
 }  // namespace vyre::vulkan

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/vulkan/glsl_buffers.h"
 #include "backends/vulkan/glsl_emitter.h"
+#include "backends/vulkan/vulkan_backend.h"
 #include "spec/ir/builder.h"
+#include "spec/validate/validator.h"
 
 namespace vyre::vulkan {
 namespace {
@@ -114,6 +117,59 @@ TEST(GlslEmitter, NamesNeverClashWithGlsl) {
   Result<std::string> glsl = emit_glsl(p, shader_interface_of(p, 0));
   ASSERT_TRUE(glsl.ok()) << glsl.error().message;
   EXPECT_TRUE(compile_glsl_compute(*glsl).ok()) << *glsl;
+}
+
+TEST(GlslEmitter, NoNameCanChangeTheMeaningOfTheGlsl) {
+  // A name ending in a backslash once continued a `//` comment onto the next
+  // line of GLSL. Every byte, last in a buffer name, must lower.
+  int lowered = 0;
+  for (int byte = 1; byte < 256; ++byte) {
+    const std::string suffix(1, static_cast<char>(byte));
+    const Program p{{storage("x" + suffix, 0, BufferAccess::ReadWrite),
+                     workgroup("y" + suffix, DataType::U32, 4)},
+                    {1, 1, 1},
+                    {store("x" + suffix, u32(0), add(load("y" + suffix, u32(0)), u32(1)))}};
+    if (!validate(p).empty()) continue;
+    Result<LoweredProgram> result = lower_program(p);
+    EXPECT_TRUE(result.ok()) << "byte " << byte << ": " << result.error().message;
+    ++lowered;
+  }
+  EXPECT_GE(lowered, 95);  // At least every printable ASCII byte, backslash included.
+  EXPECT_EQ(comment_text("x\\"), "x?");
+  EXPECT_EQ(comment_text("a\nb"), "a?b");
+}
+
+TEST(Lowering, ProgramsNoGlslCanExpressAreNotSupportedNotInternalErrors) {
+  VulkanBackend backend{BackendOptions{}};  // compile() needs no device.
+  const auto expect_not_supported = [&](const Program& p, const std::string& message) {
+    ASSERT_TRUE(validate(p).empty());
+    Result<LoweredProgram> lowered = lower_program(p);
+    ASSERT_FALSE(lowered.ok());
+    EXPECT_EQ(lowered.error().message, message);
+    const CompileOutcome compiled = backend.compile(p);
+    EXPECT_EQ(compiled.status, Status::NotSupported) << compiled.message;
+    EXPECT_EQ(compiled.message, message);
+  };
+  const BufferDecl out = storage("out", 0, BufferAccess::ReadWrite);
+  expect_not_supported({{out}, {1, 1, 0x80000000}, {store("out", u32(0), u32(1))}},
+                       "the workgroup size on z 2147483648 is past 2147483647, the largest int "
+                       "GLSL can write there, so no Vulkan shader can express this program");
+  expect_not_supported({{out, workgroup("big", DataType::U32, 0x80000000)},
+                        {1, 1, 1},
+                        {store("out", u32(0), load("big", u32(0)))}},
+                       "workgroup buffer `big` has 2147483648 elements, which is past 2147483647, "
+                       "the largest int GLSL can write there, so no Vulkan shader can express this "
+                       "program");
+  // The largest int is still written: devices refuse such programs at dispatch.
+  EXPECT_TRUE(lower_program({{out, workgroup("big", DataType::U32, 0x7FFFFFFF)},
+                             {0x7FFFFFFF, 1, 1},
+                             {store("out", u32(0), load("big", u32(0)))}})
+                  .ok());
+  // An invalid program stays a compile error, whatever its size.
+  const CompileOutcome invalid =
+      backend.compile({{out}, {0x80000000, 1, 1}, {store("gone", u32(0), u32(1))}});
+  EXPECT_EQ(invalid.status, Status::CompileError);
+  EXPECT_TRUE(invalid.message.starts_with("invalid program")) << invalid.message;
 }
 
 }  // namespace

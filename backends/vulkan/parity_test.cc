@@ -1,8 +1,9 @@
 // Parity with the reference interpreter: every spec-table and execution-model
 // case (reference/spec_tables) runs on the Vulkan backend, with its
 // read_write outputs zeroed as given and poisoned, and must give exactly the
-// interpreter's bytes. The resizable operator tables also run at workgroup
-// sizes 1 and 64; the execution-model cases at their own fixed shape.
+// interpreter's bytes. The resizable operator tables and one Call case per
+// layer-1 primitive run at workgroup sizes 1 and 64; the execution-model cases
+// at their own fixed shape. Poisoned runs are counted apart, so losing them fails.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include "backends/vulkan/vulkan_test_support.h"
 #include "reference/interpreter.h"
 #include "reference/spec_tables/spec_tables.h"
+#include "spec/ir/builder.h"
+#include "spec/ir/op_registry.h"
 
 namespace vyre::vulkan {
 namespace {
@@ -45,16 +48,27 @@ std::optional<TestCase> poisoned(const TestCase& c) {
   return out;
 }
 
-/// Runs `c` as given and poisoned on the reference and on Vulkan; returns
-/// how many runs were compared.
-int expect_parity(const TestCase& c) {
+/// How many runs of each variant were compared with the reference.
+struct Compared {
+  int as_given = 0;
+  int poisoned = 0;
+  Compared& operator+=(const Compared& o) {
+    as_given += o.as_given;
+    poisoned += o.poisoned;
+    return *this;
+  }
+};
+
+/// Runs `c` as given and poisoned on the reference and on Vulkan; counts the
+/// runs that were compared.
+Compared expect_parity(const TestCase& c) {
   VulkanBackend& backend = testing::shared_backend();
   CompileOutcome compiled = backend.compile(c.program);
   EXPECT_EQ(compiled.status, Status::Ok) << c.name << ": " << compiled.message;
-  if (compiled.status != Status::Ok) return 0;
+  if (compiled.status != Status::Ok) return {};
   std::vector<std::pair<std::string, TestCase>> variants = {{"as given", c}};
   if (std::optional<TestCase> p = poisoned(c)) variants.emplace_back("poisoned", std::move(*p));
-  int compared = 0;
+  Compared compared;
   for (const auto& [label, variant] : variants) {
     const std::string where = c.name + " (workgroup size " +
                               std::to_string(c.program.workgroup_size[0]) + ", outputs " + label +
@@ -72,28 +86,103 @@ int expect_parity(const TestCase& c) {
     EXPECT_TRUE(run.outputs == expected->outputs)
         << where << "\nreference" << testing::describe(expected->outputs) << "\nvulkan"
         << testing::describe(run.outputs);
-    ++compared;
+    ++(label == "poisoned" ? compared.poisoned : compared.as_given);
   }
   return compared;
 }
 
-TEST(VulkanParity, SpecTableCasesAtWorkgroupSizes1And64) {
-  const std::vector<TestCase> cases = reference::spec_table_cases();
+/// The arithmetic input archetypes of pinned spec section 8 (identity and
+/// overflow pairs, powers of two +-1, shift amounts, bit patterns, zero),
+/// the values certify/'s L1 primitive cases use.
+constexpr uint32_t kArchetypes[] = {0u,          1u,          2u,          31u,         32u,
+                                    33u,         0xFFFFu,     0x10000u,    0x10001u,    0x7FFFFFFFu,
+                                    0x80000000u, 0x80000001u, 0xFFFFFFFEu, 0xFFFFFFFFu, 0x55555555u,
+                                    0xAAAAAAAAu, 0xF0F0F0F0u, 0xDEADBEEFu, 0xCAFEBABEu, 7u};
+
+/// One case per inlinable op of the standard registry: the op called through
+/// Expr::Call on every pair (triple: every triple of the first 8) of archetypes.
+/// certify/suite/primitive_cases.cc builds the same shape, but backends/ may
+/// not include certify/.
+std::vector<TestCase> primitive_call_cases() {
+  using namespace build;
+  static constexpr const char* kParams[] = {"a", "b", "c"};
+  std::vector<TestCase> cases;
+  for (const OpSpec& op : OpRegistry::standard().ops()) {
+    if (!op.inlinable) continue;
+    const size_t values = op.arity == 3 ? 8 : std::size(kArchetypes);
+    size_t rows = 1;
+    for (uint32_t i = 0; i < op.arity; ++i) rows *= values;
+    std::vector<std::vector<uint32_t>> columns(op.arity);
+    for (size_t row = 0; row < rows; ++row) {
+      size_t rest = row;
+      for (uint32_t i = op.arity; i-- > 0; rest /= values) {
+        columns[i].push_back(kArchetypes[rest % values]);
+      }
+    }
+    TestCase c;
+    c.name = "Call " + op.id;
+    std::vector<ExprPtr> args;
+    for (uint32_t i = 0; i < op.arity; ++i) {
+      c.program.buffers.push_back(storage(kParams[i], i, BufferAccess::ReadOnly));
+      c.inputs[kParams[i]] = testing::words(columns[i]);
+      args.push_back(load(kParams[i], var("i")));
+    }
+    c.program.buffers.push_back(storage("out", 3, BufferAccess::ReadWrite));
+    c.inputs["out"] = ByteBuffer(rows * 4, 0);
+    c.program.workgroup_size = {64, 1, 1};
+    c.program.entry = {
+        let("i", invocation_id(0)),
+        if_(lt(var("i"), buflen("out")), {store("out", var("i"), call(op.id, args))})};
+    c.grid.workgroups = {static_cast<uint32_t>((rows + 63) / 64), 1, 1};
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+/// Runs every case at workgroup sizes 1 and 64 and checks that each run was
+/// compared as given and, where `c` has a pure output, poisoned too.
+void expect_parity_at_sizes_1_and_64(const std::vector<TestCase>& cases) {
   ASSERT_FALSE(cases.empty());
-  int compared = 0;
+  Compared compared;
+  int with_pure_output = 0;
   for (const TestCase& c : cases) {
+    with_pure_output += poisoned(c) ? 1 : 0;
     for (uint32_t size : {1u, 64u}) compared += expect_parity(resized(c, size));
   }
-  // Both workgroup sizes and both output fills of every case.
-  EXPECT_GE(compared, static_cast<int>(cases.size() * 2));
+  EXPECT_EQ(compared.as_given, static_cast<int>(cases.size() * 2));
+  EXPECT_EQ(compared.poisoned, with_pure_output * 2);
+}
+
+TEST(VulkanParity, SpecTableCasesAtWorkgroupSizes1And64) {
+  const std::vector<TestCase> cases = reference::spec_table_cases();
+  expect_parity_at_sizes_1_and_64(cases);
+  // Most cases write a pure output; losing the poisoned variant would go unseen.
+  int with_pure_output = 0;
+  for (const TestCase& c : cases) with_pure_output += poisoned(c) ? 1 : 0;
+  EXPECT_GE(with_pure_output * 2, static_cast<int>(cases.size()));
+}
+
+TEST(VulkanParity, PrimitiveCallCasesAtWorkgroupSizes1And64) {
+  const std::vector<TestCase> cases = primitive_call_cases();
+  // spec/ir/op_registry.cc: 18 binary and 7 unary operators, 5 compositions.
+  EXPECT_EQ(cases.size(), 30u);
+  // Every case writes only its pure output, so every run is also poisoned.
+  for (const TestCase& c : cases) EXPECT_TRUE(poisoned(c).has_value()) << c.name;
+  expect_parity_at_sizes_1_and_64(cases);
 }
 
 TEST(VulkanParity, ExecutionModelCases) {
   const std::vector<TestCase> cases = reference::execution_model_cases();
   ASSERT_FALSE(cases.empty());
-  int compared = 0;
-  for (const TestCase& c : cases) compared += expect_parity(c);
-  EXPECT_GE(compared, static_cast<int>(cases.size()));
+  Compared compared;
+  int with_pure_output = 0;
+  for (const TestCase& c : cases) {
+    with_pure_output += poisoned(c) ? 1 : 0;
+    compared += expect_parity(c);
+  }
+  EXPECT_EQ(compared.as_given, static_cast<int>(cases.size()));
+  EXPECT_EQ(compared.poisoned, with_pure_output);
+  EXPECT_GT(with_pure_output, 0);
 }
 
 }  // namespace

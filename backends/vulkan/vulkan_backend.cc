@@ -108,7 +108,7 @@ Capabilities VulkanBackend::probe() {
 
 CompileOutcome VulkanBackend::compile(const Program& program) {
   Result<LoweredProgram> lowered = lower_program(program, state_->options.loop_iteration_budget);
-  if (!lowered.ok()) return {Status::CompileError, lowered.error().message, nullptr};
+  if (!lowered.ok()) return {lowering_failure_status(program), lowered.error().message, nullptr};
   return {Status::Ok, "", std::make_shared<VulkanProgram>(std::move(*lowered))};
 }
 

@@ -2,9 +2,12 @@
 // device selection, host ABI errors, the staging path and module validation.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <chrono>
 #include <thread>
+#include <vector>
 
+#include "backends/vulkan/dispatch_checks.h"
 #include "backends/vulkan/vulkan_test_support.h"
 #include "spec/ir/builder.h"
 
@@ -103,7 +106,7 @@ TEST(VulkanRuntime, HungDispatchTimesOutAndTheDeviceIsRecreated) {
   options.loop_iteration_budget = 0;  // No budget: only the fence timeout can stop it.
   options.fence_timeout = std::chrono::milliseconds(300);
   VulkanBackend backend{options};
-  // 60000 iterations (under lavapipe's loop cap) per invocation, on ever more
+  // 60000 iterations (under lavapipe's 65535-iteration loop budget) per invocation, on ever more
   // invocations until one dispatch outlasts the timeout: the abandoned work
   // then ends by itself, soon. A GPU that runs the largest grid in time gets
   // loops that never end, and keeps them until this process exits.
@@ -157,11 +160,34 @@ TEST(VulkanRuntime, LoopEndedEarlyByTheDriverIsReportedNotReturned) {
   if (run.status == Status::Ok) {
     EXPECT_EQ(run.outputs, (BufferSet{{"out", words({70'000})}}));
   } else {
-    EXPECT_EQ(run.status, Status::Error);
-    EXPECT_NE(run.message.find("ended a loop before its upper bound"), std::string::npos)
-        << run.message;
+    EXPECT_EQ(run.status, Status::NotSupported);
+    EXPECT_NE(run.message.find(kLoopEndedEarly), std::string::npos) << run.message;
     EXPECT_TRUE(run.outputs.empty());
   }
+}
+
+TEST(VulkanRuntime, LoopsShareLlvmpipesIterationBudget) {
+  // Two loops of 40000 iterations, each under 65535: llvmpipe's budget is one
+  // per invocation batch for all loops, so the second loop is cut short.
+  const Program p{
+      {storage("out", 0, BufferAccess::ReadWrite)},
+      {1, 1, 1},
+      {let("n", u32(0)), loop("i", u32(0), u32(40'000), {assign("n", add(var("n"), u32(1)))}),
+       loop("j", u32(0), u32(40'000), {assign("n", add(var("n"), u32(1)))}),
+       store("out", u32(0), var("n"))}};
+  VulkanBackend& backend = testing::shared_backend();
+  auto program = compile_ok(backend, p);
+  ASSERT_TRUE(program);
+  DispatchOutcome run = backend.dispatch(*program, {{"out", words({0})}}, Grid{});
+  if (backend.probe().device_name.find("llvmpipe") == std::string::npos) {
+    ASSERT_EQ(run.status, Status::Ok) << run.message;
+    EXPECT_EQ(run.outputs, (BufferSet{{"out", words({80'000})}}));
+    return;
+  }
+  EXPECT_EQ(run.status, Status::NotSupported);
+  EXPECT_NE(run.message.find(kLoopEndedEarly), std::string::npos) << run.message;
+  EXPECT_NE(run.message.find("shared by all its loops"), std::string::npos) << run.message;
+  EXPECT_TRUE(run.outputs.empty());
 }
 
 TEST(VulkanRuntime, WorkgroupPastTheDeviceLimitIsNotSupported) {
@@ -258,14 +284,24 @@ TEST(VulkanRuntime, StagedBuffersGiveTheSameBytes) {
 }
 
 TEST(VulkanRuntime, DeviceIsChosenByIndexOrNameAndBadSelectorsAreExplained) {
-  for (const std::string selector : {"0", "llvmpipe", "LLVMPIPE"}) {
+  // Name selectors are built from the first device's own name, so every
+  // case must select a device; "LLVMPIPE" and "llvmpipe" must both select
+  // lavapipe wherever it is installed.
+  const std::string first = testing::shared_backend().probe().device_name;
+  ASSERT_FALSE(first.empty());
+  std::string upper = first;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::vector<std::string> selectors = {"0", first, upper};
+  if (first.find("llvmpipe") != std::string::npos) {
+    selectors.insert(selectors.end(), {"llvmpipe", "LLVMPIPE", "LlvmPipe"});
+  }
+  for (const std::string& selector : selectors) {
     BackendOptions options;
     options.device = selector;
     VulkanBackend backend{options};
     const Capabilities caps = backend.probe();
-    if (caps.unavailable.find("no Vulkan device name contains") != std::string::npos) continue;
     EXPECT_EQ(caps.unavailable, "") << selector;
-    EXPECT_FALSE(caps.device_name.empty());
+    EXPECT_EQ(caps.device_name, first) << selector;
   }
   BackendOptions options;
   options.device = "no-such-gpu";
