@@ -4,17 +4,19 @@
 #include <utility>
 
 #include "backends/plugin/plugin_status.h"
+#include "backends/plugin/plugin_text.h"
 
 namespace vyre::plugin {
 namespace {
 
-// A fixed-size capability string, cut at its last byte if unterminated.
+// A fixed-size capability string, cut at its last byte if unterminated and
+// made valid UTF-8 (it ends up in JSON and XML reports).
 std::string text_field(const char (&field)[VYRE_PLUGIN_TEXT_CAPACITY]) {
-  return std::string(field, ::strnlen(field, VYRE_PLUGIN_TEXT_CAPACITY - 1));
+  return valid_utf8(std::string_view(field, ::strnlen(field, VYRE_PLUGIN_TEXT_CAPACITY - 1)));
 }
 
 std::string describe(const PluginLibrary& library) {
-  return "plugin '" + library.name() + "' (" + library.path() + ")";
+  return "plugin '" + library.name() + "' (" + valid_utf8(library.path()) + ")";
 }
 
 Error call_failed(const PluginLibrary& library, const char* function, vyre_status code,
@@ -27,7 +29,7 @@ Error call_failed(const PluginLibrary& library, const char* function, vyre_statu
 
 std::string PluginMessage::text() {
   text_.back() = '\0';
-  return std::string(text_.data());
+  return valid_utf8(text_.data());
 }
 
 std::string PluginMessage::text_or(const std::string& fallback) {

@@ -22,7 +22,8 @@ class PluginMessage {
   static constexpr size_t kCapacity = 4096;
   char* data() { return text_.data(); }
   size_t capacity() const { return kCapacity; }
-  /// What the plugin wrote, cut at the last byte if it left it unterminated.
+  /// What the plugin wrote, cut at the last byte if it left it unterminated,
+  /// with bytes that are not UTF-8 replaced by U+FFFD.
   std::string text();
   /// text(), or `fallback` when the plugin wrote nothing.
   std::string text_or(const std::string& fallback);

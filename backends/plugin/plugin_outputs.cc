@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backends/plugin/plugin_text.h"
+
 namespace vyre::plugin {
 namespace {
 
+// A name the plugin returned may be any bytes; diagnostics must stay UTF-8.
 std::string quoted(const std::string& name) {
-  return "'" + name + "'";
+  return "'" + valid_utf8(name) + "'";
 }
 
 std::string joined(const std::vector<std::string>& names) {

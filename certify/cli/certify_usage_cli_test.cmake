@@ -71,3 +71,32 @@ expect_refused("unknown option `--bogus`" --backend reference --bogus 1 --out ${
 expect_refused("option --out needs a value" --backend reference --out)
 expect_refused("--backend is required" --level L1 --out ${reports})
 expect_refused("unknown option `--bogus`" --backend reference --out ${reports} --bogus)
+
+# Options given twice are refused rather than last-wins; so is an empty --out
+# and a --device that the backend could not use.
+expect_refused("--backend given twice" --backend reference --backend vulkan --out ${reports})
+expect_refused("--level given twice" --backend reference --level L1 --level L2 --out ${reports})
+# (run_cli's ARGN would drop an empty argument, so this one is run directly.)
+execute_process(COMMAND ${CLI} --backend reference --out "" RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+expect_equal("${rc}" "2" "--out ''")
+expect_contains("${err}" "--out needs a folder, not an empty string" "--out ''")
+expect_refused("--device does not apply to backend `reference`"
+               --backend reference --device 0 --level L1 --out ${reports})
+expect_refused("--device does not apply to a plugin backend"
+               --backend ${MISBEHAVING_PLUGIN} --device 0 --level L1 --out ${reports})
+
+# The writability probe never touches a user's file, and a reused --out loses
+# the repro files an earlier run wrote but keeps everything else.
+set(reused ${OUT_DIR}/reused)
+file(MAKE_DIRECTORY ${reused}/repro)
+file(WRITE ${reused}/.write-test "the user's own file\n")
+file(WRITE ${reused}/repro/notes.vyre "# the user's own notes\n")
+file(WRITE ${reused}/repro/L1_old.vyre "# vyre-certify repro of L1/old\n")
+run_cli(0 out err --backend reference --level L1 --runs 1 --filter L1/spec/unop/* --out ${reused}
+        --quiet)
+file(READ ${reused}/.write-test kept)
+expect_equal("${kept}" "the user's own file\n" ".write-test left alone")
+if(NOT EXISTS ${reused}/repro/notes.vyre OR EXISTS ${reused}/repro/L1_old.vyre)
+  message(FATAL_ERROR "a reused --out must drop old repros and keep other files")
+endif()

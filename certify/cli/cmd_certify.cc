@@ -8,12 +8,11 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
 
-#include "backends/plugin/isolated_plugin.h"
-#include "backends/registry.h"
+#include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
 #include "certify/run/certification_run.h"
 #include "certify/suite/catalog.h"
@@ -27,15 +26,16 @@ constexpr std::string_view kUsage =
     "  NAME is a built-in backend (reference, vulkan) or a plugin path (./libmybackend.so),\n"
     "  which runs in a child process so that a crash or hang fails one case, not the run.\n"
     "  --timeout-ms bounds one submission of a built-in backend (default 10000) and one\n"
-    "  compile or dispatch call of a plugin (default 60000).\n"
+    "  compile or dispatch call of a plugin (default 60000). --device picks a vulkan device\n"
+    "  (an index or part of its name); other backends have none to pick.\n"
+    "  Each option may be given once. A reused --out keeps no old repro: the repro files\n"
+    "  an earlier run wrote there are deleted first (other files are left alone).\n"
     "  Defaults: --level L4, --runs 100, --seed 1, --out reports/<backend>-<UTC time>/.\n"
     "  Exit: 0 certified, 1 not certified, 2 bad usage or no usable backend.";
 
 struct Args {
   certify::CertifyOptions run;
-  BackendOptions backend;
-  /// --timeout-ms when given; each kind of backend has its own default.
-  std::optional<std::chrono::milliseconds> timeout;
+  BackendChoice backend;
 };
 
 int usage_error(const std::string& message) {
@@ -67,6 +67,7 @@ std::string default_out_dir(const std::string& backend) {
 
 /// Parses the arguments; returns an error message on bad usage.
 std::optional<std::string> parse_args(std::span<const std::string> args, Args& out) {
+  std::set<std::string> seen;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& flag = args[i];
     if (flag == "--quiet") {
@@ -80,10 +81,11 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
     }
     if (i + 1 >= args.size()) return "option " + flag + " needs a value";
     const std::string& value = args[++i];
-    if (flag == "--backend") {
-      out.run.backend = value;
-    } else if (flag == "--device") {
-      out.backend.device = value;
+    // Last-wins would certify something other than what was asked for.
+    if (!seen.insert(flag).second) return flag + " given twice; give it once";
+    std::optional<std::string> error;
+    if (take_backend_option(flag, value, out.backend, error)) {
+      if (error) return error;
     } else if (flag == "--level") {
       auto level = certify::level_named(value);
       if (!level) return "unknown level `" + value + "`; levels are L1, L2, L3, L4";
@@ -99,43 +101,14 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
     } else if (flag == "--filter") {
       out.run.filter = value;
     } else if (flag == "--out") {
+      if (value.empty()) return "--out needs a folder, not an empty string";
       out.run.out_dir = value;
-    } else if (flag == "--timeout-ms") {
-      auto ms = parse_number<uint32_t>(value);
-      if (!ms || *ms == 0) return "--timeout-ms takes a positive number of milliseconds";
-      out.timeout = std::chrono::milliseconds(*ms);
     }
   }
-  if (out.run.backend.empty()) return "--backend is required";
-  if (out.timeout) out.backend.fence_timeout = *out.timeout;
+  if (auto problem = check_backend_choice(out.backend)) return problem;
+  out.run.backend = out.backend.backend;
   if (out.run.out_dir.empty()) out.run.out_dir = default_out_dir(out.run.backend);
   return std::nullopt;
-}
-
-/// True when --backend names a plugin file rather than a built-in backend.
-bool names_plugin(const std::string& backend) {
-  return backend.find('/') != std::string::npos || backend.ends_with(".so");
-}
-
-/// The backend to certify: a built-in one by name, or a plugin loaded in a
-/// child process (backends/isolation/isolate.h), since a plugin is code the
-/// suite does not trust to stay up.
-Result<std::unique_ptr<Backend>> open_backend(const Args& a) {
-  if (!names_plugin(a.run.backend)) {
-    auto builtin = make_backend(a.run.backend, a.backend);
-    if (!builtin) {
-      return Error{builtin.error().message + "; or give a plugin's path (./libmybackend.so)"};
-    }
-    return builtin;
-  }
-  IsolationOptions isolation;
-  if (a.timeout) isolation.call_timeout = *a.timeout;
-  auto plugin = isolate_plugin_backend(a.run.backend, isolation);
-  if (!plugin) {
-    return Error{"cannot load the plugin backend `" + a.run.backend +
-                 "`: " + plugin.error().message};
-  }
-  return plugin;
 }
 
 /// Fails early, before any case runs, when reports could not be written.
@@ -143,12 +116,13 @@ std::optional<std::string> check_writable(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return "cannot create output folder " + dir + ": " + ec.message();
-  std::filesystem::path probe = std::filesystem::path(dir) / ".write-test";
-  {
-    std::ofstream f(probe);
-    if (!f) return "output folder " + dir + " is not writable";
-  }
+  // A fresh, uniquely named file: never one of the user's.
+  std::string probe = (std::filesystem::path(dir) / ".vyre-certify-write-test-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) return "output folder " + dir + " is not writable";
+  ::close(fd);
   std::filesystem::remove(probe, ec);
+  if (auto cleared = certify::clear_old_repros(dir); !cleared) return cleared.error().message;
   return std::nullopt;
 }
 
@@ -165,7 +139,7 @@ int run_certify(std::span<const std::string> args) {
                                      .count());
   };
   const auto open_start = std::chrono::steady_clock::now();
-  auto backend = open_backend(a);
+  auto backend = open_backend(a.backend);
   if (!backend) {
     std::fprintf(stderr, "vyre-certify: %s\n", backend.error().message.c_str());
     return kExitUsage;

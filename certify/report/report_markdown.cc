@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "certify/report/report_text.h"
 #include "certify/report/report_writers.h"
 
 namespace vyre::certify {
@@ -16,20 +17,22 @@ std::string ms(uint64_t us) {
 
 std::string report_markdown(const Report& r) {
   std::ostringstream out;
-  out << "# vyre-certify report: `" << r.backend << "`\n\n";
+  // Text from the backend or the command line goes through markdown_text: a
+  // `|` would end a table cell, a `<` open HTML.
+  out << "# vyre-certify report: " << markdown_text(r.backend) << "\n\n";
   out << "**Verdict: " << (r.certified ? "CERTIFIED" : "NOT CERTIFIED") << " at "
       << name_of(r.requested_level) << "**";
-  if (!r.reason.empty()) out << " — " << r.reason;
+  if (!r.reason.empty()) out << " — " << markdown_text(r.reason);
   out << "\n\n";
   out << "| | |\n|---|---|\n";
   out << "| spec snapshot | `" << Report::kSpecSnapshot << "` |\n";
-  out << "| suite version | " << r.suite_version << " |\n";
-  out << "| device | " << r.device.device_name << " |\n";
-  out << "| driver | " << r.device.driver << " |\n";
-  out << "| API | " << r.device.api << " |\n";
+  out << "| suite version | " << markdown_text(r.suite_version) << " |\n";
+  out << "| device | " << markdown_text(r.device.device_name) << " |\n";
+  out << "| driver | " << markdown_text(r.device.driver) << " |\n";
+  out << "| API | " << markdown_text(r.device.api) << " |\n";
   out << "| started (UTC) | " << r.started_utc << " |\n";
   out << "| seed / runs per case | " << r.seed << " / " << r.runs << " |\n";
-  if (!r.filter.empty()) out << "| filter | `" << r.filter << "` |\n";
+  if (!r.filter.empty()) out << "| filter | " << markdown_text(r.filter) << " |\n";
   out << "| wall time | " << ms(r.wall_us) << " ms |\n\n";
 
   out << "## Levels\n\n| level | covers | cases | passed | failed | not supported | certified |\n"
@@ -37,7 +40,7 @@ std::string report_markdown(const Report& r) {
   for (const LevelSummary& l : r.levels) {
     out << "| " << name_of(l.level) << " | " << summary_of(l.level) << " | " << l.cases << " | "
         << l.passed << " | " << l.failed << " | " << l.not_supported << " | "
-        << (l.certified ? "yes" : "no: " + l.reason) << " |\n";
+        << (l.certified ? "yes" : "no: " + markdown_text(l.reason)) << " |\n";
   }
 
   out << "\n## Phases\n\n| phase | ms |\n|---|---|\n";
@@ -48,22 +51,28 @@ std::string report_markdown(const Report& r) {
     if (c.verdict == Verdict::Pass) continue;
     if (!any_failure) out << "\n## Cases that did not pass\n";
     any_failure = true;
-    out << "\n### `" << c.id << "`: " << name_of(c.verdict) << "\n\n" << c.message << "\n";
+    out << "\n### " << markdown_text(c.id) << ": " << name_of(c.verdict) << "\n\n"
+        << markdown_text(c.message) << "\n";
     if (!c.failure) continue;
     const Failure& f = *c.failure;
-    out << "\n- variant: " << f.variant << "\n";
-    if (!f.detail.empty()) out << "- detail: " << f.detail << "\n";
+    out << "\n- variant: " << markdown_text(f.variant) << "\n";
+    if (!f.detail.empty()) out << "- detail: " << markdown_text(f.detail) << "\n";
     if (f.first_difference) {
       const FirstDifference& d = *f.first_difference;
-      char line[160];
-      std::snprintf(line, sizeof line,
-                    "- first difference: `%s` word %llu: expected 0x%08x, observed 0x%08x\n",
-                    d.buffer.c_str(), static_cast<unsigned long long>(d.word), d.expected,
-                    d.observed);
-      out << line;
+      char words[96];
+      std::snprintf(words, sizeof words, " word %llu: expected 0x%08x, observed 0x%08x\n",
+                    static_cast<unsigned long long>(d.word), d.expected, d.observed);
+      out << "- first difference: " << markdown_text(d.buffer) << words;
     }
     if (!f.repro.empty()) {
-      out << "- replay: `vyre-certify run " << f.repro << " --backend " << r.backend << "`\n";
+      out << "- replay: vyre-certify run " << markdown_text(f.repro) << " --backend "
+          << markdown_text(r.backend) << "\n";
+    } else {
+      // No case file (the dataflow engine, or past the text format's limit):
+      // the same seed and filter rebuild and rerun exactly this case.
+      out << "- replay: vyre-certify --backend " << markdown_text(r.backend) << " --level "
+          << name_of(c.level) << " --seed " << r.seed << " --filter " << markdown_text(c.id)
+          << "\n";
     }
   }
   if (!any_failure) out << "\nEvery case passed.\n";
@@ -71,9 +80,9 @@ std::string report_markdown(const Report& r) {
   out << "\n## Cases\n\n| case | level | oracle | status | variants x runs | distinct outputs |"
          " backend ms |\n|---|---|---|---|---|---|---|\n";
   for (const CaseResult& c : r.cases) {
-    out << "| `" << c.id << "` | " << name_of(c.level) << " | " << c.oracle << " | "
-        << name_of(c.verdict) << " | " << c.variants << " x " << c.runs_per_variant << " | "
-        << c.distinct_outputs << " | " << ms(c.backend_us) << " |\n";
+    out << "| " << markdown_text(c.id) << " | " << name_of(c.level) << " | "
+        << markdown_text(c.oracle) << " | " << name_of(c.verdict) << " | " << c.variants << " x "
+        << c.runs_per_variant << " | " << c.distinct_outputs << " | " << ms(c.backend_us) << " |\n";
   }
   return out.str();
 }

@@ -11,8 +11,10 @@ namespace vyre::certify {
 /// difference and repro command.
 std::string report_markdown(const Report& report);
 
-/// junit.xml: one testsuite per level, one testcase per case; not supported
-/// is a failure (fail closed), never a skip.
+/// junit.xml: one testsuite per level, one testcase per case; wrong bytes,
+/// bad output and not supported are <failure>s (fail closed: never a skip),
+/// cases that could not finish are <error>s; the counts are those of the
+/// testcases written.
 std::string report_junit(const Report& report);
 
 }  // namespace vyre::certify

@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "certify/run/status_watch.h"
 #include "reference/interpreter.h"
 
 namespace vyre::certify {
@@ -175,14 +176,16 @@ std::string describe(const FirstDifference& d) {
   return buf;
 }
 
-/// Fills `r` as a failure of `variant` and writes its repro.
+/// Fills `r` as a failure of `variant` run on `inputs`, and writes `repro`
+/// when there is one.
 void fail(CaseResult& r, Verdict verdict, std::string message, const std::string& variant,
-          const TestCase* tc, const BufferSet& expected, const BufferSet& observed,
-          const std::function<std::string(const TestCase&)>& write_repro) {
+          const BufferSet& inputs, const BufferSet& expected, const BufferSet& observed,
+          std::optional<Repro> repro, const ReproWriter& write_repro) {
   r.verdict = verdict;
   r.message = std::move(message);
   Failure f;
   f.variant = variant;
+  f.inputs = inputs;
   f.expected = expected;
   f.observed = observed;
   // Only where outputs were compared: an error or a refused compile returned
@@ -191,20 +194,12 @@ void fail(CaseResult& r, Verdict verdict, std::string message, const std::string
     f.first_difference = first_difference(expected, observed);
     if (f.first_difference) f.detail = describe(*f.first_difference);
   }
-  if (tc) {
-    f.inputs = tc->inputs;
-    TestCase repro = *tc;
-    repro.name = r.id;
-    // The repro expects the reference's bytes, so it replays on any backend.
-    repro.expected = expected;
-    if (write_repro) f.repro = write_repro(repro);
-  }
+  if (repro && write_repro) f.repro = write_repro(*repro);
   r.failure = std::move(f);
 }
 
 void run_single_dispatch(Backend& backend, const SuiteCase& c, const CaseRunOptions& o,
-                         const std::function<std::string(const TestCase&)>& write_repro,
-                         CaseResult& r) {
+                         const ReproWriter& write_repro, CaseResult& r) {
   std::vector<Variant> variants = variants_of(c, o);
   r.variants = static_cast<uint32_t>(variants.size());
   std::map<std::array<uint32_t, 3>, std::shared_ptr<const CompiledProgram>> compiled;
@@ -216,23 +211,30 @@ void run_single_dispatch(Backend& backend, const SuiteCase& c, const CaseRunOpti
     r.reference_us += micros_since(ref_start);
     if (!ref.ok()) {
       fail(r, Verdict::InvalidCase, "the reference rejects the case: " + ref.error().message,
-           v.label, nullptr, {}, {}, nullptr);
+           v.label, v.test_case.inputs, {}, {}, std::nullopt, nullptr);
       return;
     }
     if (!ref->conforming()) {
       fail(r, Verdict::InvalidCase,
            "the case program is not conforming: " + ref->violations.front().message, v.label,
-           nullptr, {}, {}, nullptr);
+           v.test_case.inputs, {}, {}, std::nullopt, nullptr);
       return;
     }
     BufferSet expected = canonical(c, ref->outputs);
+    // The repro of a failure of this variant: its inputs, expecting what
+    // replay compares against (the reference's bytes, or the case's own
+    // expectation where outputs are compared canonically).
+    Repro repro{v.test_case, c.replay};
+    repro.test_case.name = r.id;
+    repro.test_case.expected =
+        c.replay == ReplayComparison::Bytes ? ref->outputs : c.replay_expected;
     if (c.compare && !v.test_case.expected) {
       // A comparator that judges against the case's own hand-computed
       // expectation must accept the reference's outputs first.
       if (auto diff = c.compare(expected, expected)) {
         fail(r, Verdict::InvalidCase,
              "the reference interpreter disagrees with the hand-computed expectation: " + *diff,
-             v.label, nullptr, {}, expected, nullptr);
+             v.label, v.test_case.inputs, {}, expected, std::nullopt, nullptr);
         return;
       }
     }
@@ -240,8 +242,8 @@ void run_single_dispatch(Backend& backend, const SuiteCase& c, const CaseRunOpti
       BufferSet table = canonical(c, *v.test_case.expected);
       if (auto diff = compare(c, table, expected)) {
         fail(r, Verdict::InvalidCase,
-             "the reference interpreter disagrees with the spec table: " + *diff, v.label, nullptr,
-             table, expected, nullptr);
+             "the reference interpreter disagrees with the spec table: " + *diff, v.label,
+             v.test_case.inputs, table, expected, std::nullopt, nullptr);
         return;
       }
     }
@@ -253,8 +255,8 @@ void run_single_dispatch(Backend& backend, const SuiteCase& c, const CaseRunOpti
       r.compile_us += micros_since(compile_start);
       if (out.status != Status::Ok || !out.program) {
         Verdict verdict = out.status == Status::Ok ? Verdict::BadOutput : verdict_of(out.status);
-        fail(r, verdict, "compile: " + out.message, v.label, &v.test_case, expected, {},
-             write_repro);
+        fail(r, verdict, "compile: " + out.message, v.label, v.test_case.inputs, expected, {},
+             repro, write_repro);
         return;
       }
       program = out.program;
@@ -268,15 +270,16 @@ void run_single_dispatch(Backend& backend, const SuiteCase& c, const CaseRunOpti
       ++r.dispatches;
       std::string where = v.label + " run=" + std::to_string(run + 1);
       if (out.status != Status::Ok) {
-        fail(r, verdict_of(out.status), "dispatch: " + out.message, where, &v.test_case, expected,
-             {}, write_repro);
+        fail(r, verdict_of(out.status), "dispatch: " + out.message, where, v.test_case.inputs,
+             expected, {}, repro, write_repro);
         return;
       }
       BufferSet observed;
       std::optional<std::string> diff = judge.judge(out.outputs, observed);
       r.distinct_outputs = std::max(r.distinct_outputs, judge.distinct_outputs());
       if (diff) {
-        fail(r, Verdict::Fail, *diff, where, &v.test_case, expected, observed, write_repro);
+        fail(r, Verdict::Fail, *diff, where, v.test_case.inputs, expected, observed, repro,
+             write_repro);
         return;
       }
     }
@@ -284,33 +287,57 @@ void run_single_dispatch(Backend& backend, const SuiteCase& c, const CaseRunOpti
   r.verdict = Verdict::Pass;
 }
 
+/// The verdict of a host-driven failure: what the backend itself answered
+/// when it answered anything but Ok, else the case's own status.
+Verdict host_verdict(const StatusWatch& watch, Status own) {
+  if (watch.first_failure()) return verdict_of(watch.first_failure()->status);
+  return own == Status::Ok ? Verdict::Error : verdict_of(own);
+}
+
+/// The message of a host-driven failure: the case's, and the backend's own
+/// answer when it differs.
+std::string host_message(const StatusWatch& watch, const std::string& own) {
+  if (!watch.first_failure() || own.find(watch.first_failure()->message) != std::string::npos) {
+    return own;
+  }
+  return own + " (backend " + watch.first_failure()->message + ")";
+}
+
+// A host-driven case has no single dispatch to write as a case file: its
+// failure carries the engine's inputs (SuiteCase::host_inputs) and no repro
+// file; report.md gives the command that replays it (reports/README.md).
 void run_host_driven(Backend& backend, const SuiteCase& c, const CaseRunOptions& o, CaseResult& r) {
   r.variants = 1;
   BufferSet expected = canonical(c, c.host_expected);
+  StatusWatch watch(backend);
   auto prepare_start = Clock::now();
-  HostPrepared prepared = c.host_driven(backend);
+  HostPrepared prepared = c.host_driven(watch);
   r.compile_us += micros_since(prepare_start);
   if (prepared.status != Status::Ok || !prepared.run) {
-    Verdict verdict = prepared.status == Status::Ok ? Verdict::Error : verdict_of(prepared.status);
-    fail(r, verdict, "prepare: " + prepared.message, "prepare", nullptr, expected, {}, nullptr);
+    fail(r, host_verdict(watch, prepared.status),
+         "prepare: " + host_message(watch, prepared.message), "prepare", c.host_inputs, expected,
+         {}, std::nullopt, nullptr);
     return;
   }
   RunJudge judge(c, expected);
   for (uint32_t run = 0; run < o.runs; ++run) {
+    watch.forget();
     auto start = Clock::now();
     HostObservation out = prepared.run();
     r.backend_us += micros_since(start);
     ++r.dispatches;
     std::string where = "run=" + std::to_string(run + 1);
     if (out.status != Status::Ok) {
-      fail(r, verdict_of(out.status), out.message, where, nullptr, expected, {}, nullptr);
+      fail(r, host_verdict(watch, out.status), host_message(watch, out.message), where,
+           c.host_inputs, expected, {}, std::nullopt, nullptr);
       return;
     }
     BufferSet observed;
     std::optional<std::string> diff = judge.judge(out.outputs, observed);
     r.distinct_outputs = std::max(r.distinct_outputs, judge.distinct_outputs());
     if (diff) {
-      fail(r, Verdict::Fail, *diff, where, nullptr, expected, observed, nullptr);
+      fail(r, Verdict::Fail, *diff, where, c.host_inputs, expected, observed, std::nullopt,
+           nullptr);
       return;
     }
   }
@@ -342,7 +369,7 @@ std::optional<FirstDifference> first_difference(const BufferSet& expected,
 }
 
 CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& options,
-                    const std::function<std::string(const TestCase&)>& write_repro) {
+                    const ReproWriter& write_repro) {
   CaseResult r;
   r.id = c.id;
   r.level = c.level;

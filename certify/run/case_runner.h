@@ -22,11 +22,21 @@ struct CaseRunOptions {
   uint8_t poison = 0xAB;
 };
 
+/// A failing dispatch as a case file: the case, expecting what a conforming
+/// backend must produce, and how `vyre-certify run` compares it.
+struct Repro {
+  TestCase test_case;
+  ReplayComparison comparison = ReplayComparison::Bytes;
+};
+
+/// Writes a repro and returns its path relative to the report ("" if none).
+using ReproWriter = std::function<std::string(const Repro&)>;
+
 /// Runs `c` on `backend`; the returned result's failure (if any) carries the
-/// failing variant's inputs, expected and observed bytes, and a TestCase to
-/// write as a repro through `write_repro` (which returns its relative path).
+/// failing variant's inputs, expected and observed bytes, and a Repro to
+/// write through `write_repro`.
 CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& options,
-                    const std::function<std::string(const TestCase&)>& write_repro);
+                    const ReproWriter& write_repro);
 
 /// The first differing u32 word between two buffer sets (missing buffers and
 /// length differences included); nullopt when equal.

@@ -80,10 +80,10 @@ DispatchOutcome status_only(Status status) {
 /// Keeps the repro run_case asks to write and answers with a path made of its name.
 struct ReproSink {
   std::optional<TestCase> written;
-  std::function<std::string(const TestCase&)> callback() {
-    return [this](const TestCase& tc) {
-      written = tc;
-      return "repro/" + tc.name + ".vyre";
+  ReproWriter callback() {
+    return [this](const Repro& repro) {
+      written = repro.test_case;
+      return "repro/" + repro.test_case.name + ".vyre";
     };
   }
 };

@@ -108,7 +108,8 @@ Report run_certification(Backend& backend, const std::vector<SuiteCase>& cases,
     if (selected(c, options)) chosen.push_back(&c);
   }
   std::filesystem::path repro_dir = std::filesystem::path(options.out_dir) / "repro";
-  auto write_repro = [&](const TestCase& tc) -> std::string {
+  auto write_repro = [&](const Repro& repro) -> std::string {
+    const TestCase& tc = repro.test_case;
     // A case past the text format's data limit would print a file that no
     // parser accepts back; the report keeps its (truncated) bytes instead.
     uint64_t data_bytes = 0;
@@ -120,7 +121,10 @@ Report run_certification(Backend& backend, const std::vector<SuiteCase>& cases,
     std::error_code ec;
     std::filesystem::create_directories(repro_dir, ec);
     std::string name = file_name_for(tc.name) + ".vyre";
-    if (ec || !write_file(repro_dir / name, print_case(tc)).ok()) return "";
+    std::string text = std::string(kReproMarker) + tc.name + "\n";
+    if (std::string how = comparison_line(repro.comparison); !how.empty()) text += how + "\n";
+    text += print_case(tc);
+    if (ec || !write_file(repro_dir / name, text).ok()) return "";
     return "repro/" + name;
   };
 
@@ -173,13 +177,35 @@ void judge(Report& report) {
   }
 }
 
+Result<Ok> clear_old_repros(const std::string& out_dir) {
+  const std::filesystem::path dir = std::filesystem::path(out_dir) / "repro";
+  std::error_code ec;
+  if (!std::filesystem::exists(dir, ec)) return Ok{};
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (!entry.is_regular_file(ec) || entry.path().extension() != ".vyre") continue;
+    std::ifstream f(entry.path(), std::ios::binary);
+    std::string first(kReproMarker.size(), '\0');
+    f.read(first.data(), static_cast<std::streamsize>(first.size()));
+    if (!f || first != kReproMarker) continue;  // not ours: leave it
+    f.close();
+    if (!std::filesystem::remove(entry.path(), ec)) {
+      return Error{"cannot remove the old repro " + entry.path().string() + ": " + ec.message()};
+    }
+  }
+  if (ec) return Error{"cannot list " + dir.string() + ": " + ec.message()};
+  return Ok{};
+}
+
 Result<Ok> write_reports(const Report& report, const std::string& out_dir) {
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec) return Error{"cannot create output folder " + out_dir + ": " + ec.message()};
   std::filesystem::path dir(out_dir);
   nlohmann::json json = with_certificate(report_to_json(report));
-  if (auto r = write_file(dir / "report.json", json.dump(2) + "\n"); !r) return r.error();
+  // Backends' text is made UTF-8 where it enters (plugin host); replacing
+  // here too means no string can make the writer throw.
+  const std::string text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (auto r = write_file(dir / "report.json", text + "\n"); !r) return r.error();
   if (auto r = write_file(dir / "report.md", report_markdown(report)); !r) return r.error();
   if (auto r = write_file(dir / "junit.xml", report_junit(report)); !r) return r.error();
   return Ok{};

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backends/backend.h"
@@ -35,6 +36,15 @@ Report run_certification(Backend& backend, const std::vector<SuiteCase>& cases,
 
 /// Judges levels (fail closed) and the overall verdict from the case results.
 void judge(Report& report);
+
+/// First bytes of every repro file this tool writes ("# vyre-certify repro of
+/// ID"): what marks a file in repro/ as one a later run may delete.
+inline constexpr std::string_view kReproMarker = "# vyre-certify repro of ";
+
+/// Deletes the repro files an earlier run left in `out_dir`/repro (regular
+/// `.vyre` files starting with kReproMarker), so the folder lists this run's
+/// failures only; any other file stays.
+Result<Ok> clear_old_repros(const std::string& out_dir);
 
 /// Writes report.json (with certificate), report.md and junit.xml into
 /// `out_dir`; an Error names the file that could not be written.

@@ -24,9 +24,32 @@ HostPrepared prepare_dataflow(Backend& backend,
   auto shared = std::make_shared<const dataflow::DataflowEngine>(std::move(engine).value());
   return {Status::Ok, "", [shared, input]() -> HostObservation {
             auto result = shared->run(*input);
+            // The engine's errors carry no status; the runner takes the
+            // backend's own answer from its StatusWatch.
             if (!result) return {Status::Error, result.error().message, {}};
             return {Status::Ok, "", dataflow::canonical_findings(std::move(result->findings))};
           }};
+}
+
+ByteBuffer words(const std::vector<uint32_t>& values) {
+  ByteBuffer out;
+  out.reserve(values.size() * 4);
+  for (uint32_t v : values) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  return out;
+}
+
+/// The engine's input as little-endian u32 buffers, for a failure's record.
+BufferSet engine_input_buffers(const dataflow::DataflowInput& in) {
+  return {{"graph.node_count", words({in.graph.node_count})},
+          {"graph.offsets", words(in.graph.offsets)},
+          {"graph.targets", words(in.graph.targets)},
+          {"graph.node_data", words(in.graph.node_data)},
+          {"node_metadata", words(in.node_metadata)},
+          {"sources", words(in.sources)},
+          {"max_depth", words({in.max_depth})},
+          {"max_findings", words({in.max_findings})}};
 }
 
 }  // namespace
@@ -50,6 +73,11 @@ SuiteCase bfs_suite_case(std::string id, Level level, std::string oracle,
   c.compare = [shared](const BufferSet&, const BufferSet& observed) {
     return shared->compare(observed);
   };
+  // A repro compares as `compare` does: the reference's own rows would be
+  // one admissible answer among several past max_findings, and its raw
+  // bytes one admissible order.
+  c.replay = ReplayComparison::GraphBfs;
+  c.replay_expected = shared->canonical_expected;
   return c;
 }
 
@@ -62,6 +90,7 @@ SuiteCase dataflow_suite_case(std::string id, Level level, std::string oracle,
   c.oracle = std::move(oracle);
   c.host_driven = [shared](Backend& backend) { return prepare_dataflow(backend, shared); };
   c.host_expected = std::move(expected);
+  c.host_inputs = engine_input_buffers(*shared);
   return c;
 }
 

@@ -12,6 +12,7 @@
 
 #include "backends/backend.h"
 #include "certify/suite/level.h"
+#include "certify/suite/replay_comparison.h"
 #include "spec/ir/test_case.h"
 
 namespace vyre::certify {
@@ -75,9 +76,17 @@ struct SuiteCase {
   /// expected outputs, from an oracle independent of the backend.
   std::function<HostPrepared(Backend&)> host_driven;
   BufferSet host_expected;
+  /// A host-driven case's input as named u32 buffers (graph, sources,
+  /// parameters), recorded in the report when the case fails.
+  BufferSet host_inputs;
 
   Canonicalizer canonicalize;
   Comparator compare;
+  /// How a repro of this case is judged when replayed (`vyre-certify run`),
+  /// and, for GraphBfs, what it expects: the canonical full finding set
+  /// (`compare`'s own expectation). Bytes repros expect the reference's bytes.
+  ReplayComparison replay = ReplayComparison::Bytes;
+  BufferSet replay_expected;
 };
 
 /// A case that cannot pass, standing in for one the suite failed to build

@@ -42,7 +42,12 @@ enum class Mode {
   Error,              // dispatch: VYRE_STATUS_ERROR "deliberate failure".
   Hang,               // dispatch: sleeps forever.
   Crash,              // dispatch: writes through a null pointer.
+  BadText,            // probe and dispatch: kBadText as device name and error message.
 };
+
+// Not UTF-8 (FF FE), a control (01), U+FFFF (not an XML character), and
+// characters with a meaning in Markdown and XML: what reports must survive.
+constexpr char kBadText[] = "bad \xFF\xFE text \x01 \xEF\xBF\xBF | <b> & `x`";
 
 struct ModeRow {
   std::string_view name;
@@ -67,6 +72,7 @@ constexpr ModeRow kModes[] = {
     {"error", Mode::Error},
     {"hang", Mode::Hang},
     {"crash", Mode::Crash},
+    {"bad_text", Mode::BadText},
 };
 
 // The compiler cannot prove this null, so the crash mode really faults.
@@ -106,7 +112,8 @@ vyre_status probe(vyre_plugin_instance*, vyre_capabilities* out, char* message, 
     write_message(message, capacity, "device fell off the bus");
     return VYRE_STATUS_DEVICE_LOST;
   }
-  std::snprintf(out->device_name, sizeof out->device_name, "misbehaving device");
+  std::snprintf(out->device_name, sizeof out->device_name, "%s",
+                current_mode() == Mode::BadText ? kBadText : "misbehaving device");
   out->max_workgroup_invocations = 64;
   return VYRE_STATUS_OK;
 }
@@ -141,6 +148,9 @@ vyre_status dispatch(vyre_plugin_instance*, vyre_plugin_program* program, const 
       return 42;
     case Mode::Error:
       write_message(message, capacity, "deliberate failure");
+      return VYRE_STATUS_ERROR;
+    case Mode::BadText:
+      write_message(message, capacity, kBadText);
       return VYRE_STATUS_ERROR;
     case Mode::Hang:
       for (;;) ::pause();

@@ -1,0 +1,83 @@
+#include "certify/cli/backend_choice.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "backends/plugin/isolated_plugin.h"
+#include "backends/registry.h"
+
+namespace vyre::cli {
+namespace {
+
+/// Built-in backends that choose among devices (BackendOptions::device); the
+/// reference has none, and the plugin ABI's create() takes no device.
+constexpr std::string_view kBackendsWithDevices[] = {"vulkan"};
+
+}  // namespace
+
+bool take_backend_option(const std::string& flag, const std::string& value, BackendChoice& choice,
+                         std::optional<std::string>& error) {
+  const auto repeated = [&] { error = flag + " given twice; give it once"; };
+  if (flag == "--backend") {
+    if (!choice.backend.empty()) repeated();
+    if (value.empty()) error = "--backend needs a name or a plugin path, not an empty string";
+    choice.backend = value;
+  } else if (flag == "--device") {
+    if (choice.device) repeated();
+    if (value.empty()) error = "--device needs an index or a name, not an empty string";
+    choice.device = value;
+  } else if (flag == "--timeout-ms") {
+    if (choice.timeout) repeated();
+    uint32_t ms = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
+    if (ec != std::errc() || end != value.data() + value.size() || ms == 0) {
+      error = "--timeout-ms takes a positive number of milliseconds";
+    }
+    choice.timeout = std::chrono::milliseconds(ms);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::string> check_backend_choice(const BackendChoice& choice) {
+  if (choice.backend.empty()) return "--backend is required";
+  if (!choice.device) return std::nullopt;
+  if (names_plugin(choice.backend)) {
+    return "--device does not apply to a plugin backend (the plugin ABI's create() takes no "
+           "device; a plugin picks its own)";
+  }
+  if (std::find(std::begin(kBackendsWithDevices), std::end(kBackendsWithDevices), choice.backend) ==
+      std::end(kBackendsWithDevices)) {
+    return "--device does not apply to backend `" + choice.backend + "`, which has one device";
+  }
+  return std::nullopt;
+}
+
+bool names_plugin(const std::string& backend) {
+  return backend.find('/') != std::string::npos || backend.ends_with(".so");
+}
+
+Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
+  if (!names_plugin(choice.backend)) {
+    BackendOptions options;
+    if (choice.device) options.device = *choice.device;
+    if (choice.timeout) options.fence_timeout = *choice.timeout;
+    auto builtin = make_backend(choice.backend, options);
+    if (!builtin) {
+      return Error{builtin.error().message + "; or give a plugin's path (./libmybackend.so)"};
+    }
+    return builtin;
+  }
+  // A plugin is code the suite does not trust to stay up: it runs in a child.
+  IsolationOptions isolation;
+  if (choice.timeout) isolation.call_timeout = *choice.timeout;
+  auto plugin = isolate_plugin_backend(choice.backend, isolation);
+  if (!plugin) {
+    return Error{"cannot load the plugin backend `" + choice.backend +
+                 "`: " + plugin.error().message};
+  }
+  return plugin;
+}
+
+}  // namespace vyre::cli

@@ -1,0 +1,45 @@
+# Every repro a failing run writes replays: the misbehaving plugin (mode "ok":
+# every output byte one too high) fails L1-L3, and each of its repro files,
+# graph.bfs ones included (compared as canonical findings), passes on the
+# reference with `vyre-certify run FILE --backend reference`, and fails on the
+# plugin that produced it. With VULKAN=ON, a graph.bfs repro also passes on
+# vulkan. Bad backends for `run` exit 2.
+# CTest runs it as: cmake -DCLI=... -DPLUGIN=... -DOUT_DIR=... [-DVULKAN=ON] -P this.
+
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
+
+file(REMOVE_RECURSE ${OUT_DIR})
+set(ENV{VYRE_TEST_PLUGIN_MODE} ok)
+run_cli(1 out err --backend ${PLUGIN} --level L3 --runs 1 --out ${OUT_DIR} --quiet)
+file(GLOB repros ${OUT_DIR}/repro/*.vyre)
+list(LENGTH repros count)
+if(count LESS 10)
+  message(FATAL_ERROR "only ${count} repro files in ${OUT_DIR}/repro")
+endif()
+set(bfs_repros ${repros})
+list(FILTER bfs_repros INCLUDE REGEX "graph_bfs")
+if(NOT bfs_repros)
+  message(FATAL_ERROR "no graph.bfs repro among ${repros}")
+endif()
+list(GET bfs_repros 0 bfs_repro)
+
+foreach(repro IN LISTS repros)
+  run_cli(0 out err run ${repro} --backend reference)
+  expect_contains("${out}" "expectation: PASS" "${repro} on the reference")
+endforeach()
+run_cli(1 out err run ${bfs_repro} --backend ${PLUGIN})
+expect_contains("${out}" "expectation: FAIL as graph.bfs canonical findings" "${bfs_repro} on the plugin")
+unset(ENV{VYRE_TEST_PLUGIN_MODE})
+
+if(VULKAN)
+  run_cli(0 out err run ${bfs_repro} --backend vulkan)
+  expect_contains("${out}" "expectation: PASS" "${bfs_repro} on vulkan")
+endif()
+
+run_cli(2 out err run ${bfs_repro} --backend nonesuch)
+expect_contains("${err}" "unknown backend `nonesuch`" "run on an unknown backend")
+run_cli(2 out err run ${bfs_repro} --backend ${OUT_DIR}/no-such-plugin.so)
+expect_contains("${err}" "cannot load the plugin backend" "run on a missing plugin")
+run_cli(2 out err run ${bfs_repro} --backend reference --device 0)
+run_cli(2 out err run ${bfs_repro} --backend vulkan --schedule reversed)
+message(STATUS "${count} repros replay on the reference")
