@@ -31,9 +31,10 @@ struct RunOptions {
   bool checks = true;
   /// Any out-of-bounds access is a violation, not just counted.
   bool strict_oob = false;
-  /// Steps before the run stops with an error (non-termination): each
-  /// lane-operation is a step, and each statement or loop iteration costs 16
-  /// more, so that narrow runs (one lane looping) also stop in bounded time.
+  /// Steps before the run stops with an error (non-termination): every node
+  /// executed costs the lanes of its batch (all computed, active or not)
+  /// plus 16, every access checked by observers 10, and every batch its
+  /// width plus the workgroup words it zeroes (reference/README.md).
   uint64_t step_budget = uint64_t{1} << 34;
   /// Largest total invocation count accepted.
   uint64_t max_invocations = uint64_t{1} << 26;
@@ -59,7 +60,10 @@ struct Violation {
   uint64_t index = 0;
   /// Global invocation ids (x, y, z) involved; two for a race.
   std::vector<std::array<uint32_t, 3>> invocations;
+  /// The node involved; for a race, the later access's node.
   SourceLoc loc;
+  /// For a race, the earlier access's node (of invocations[0]).
+  SourceLoc earlier_loc;
 };
 
 /// Outputs and verdicts of one run.
@@ -68,7 +72,8 @@ struct RunResult {
   BufferSet outputs;
   OobCounts oob;
   std::vector<Violation> violations;
-  /// Lane-operations executed (expression and statement evaluations x lanes).
+  /// Lane-operations executed: node executions x active lanes (literal,
+  /// variable and id reads included; reference/README.md).
   uint64_t lane_ops = 0;
   bool conforming() const { return violations.empty(); }
 };

@@ -145,6 +145,62 @@ TEST(Interpreter, StepBudgetStopsEmptyLoopBody) {
   EXPECT_NE(r.error().message.find("step budget"), std::string::npos);
 }
 
+/// Lane 0 alone loops `trips` times in workgroups of 64 lanes; the others
+/// skip the loop. Without barriers, 32 workgroups share one 2048-lane batch.
+Program one_lane_loops(uint32_t trips) {
+  return Program{{storage("out", 0, BufferAccess::ReadWrite)},
+                 {64, 1, 1},
+                 {if_(eq(invocation_id(0), u32(0)),
+                      {loop("i", u32(0), u32(trips), {store("out", u32(0), var("i"))})})}};
+}
+
+TEST(Interpreter, StepBudgetChargesTheLanesComputedNotJustTheActiveOnes) {
+  // Each iteration computes at least the 2048 lanes of the batch, so 1000
+  // iterations take >= 2,048,000 steps, past a budget of 1,000,000. Counting
+  // active lanes only (1 per node, +16 per statement) it would be ~40,000.
+  // In a 64-lane batch (grid 1) they take ~1000 * (64 * 4 + 32) = 288,000.
+  RunOptions options;
+  options.step_budget = 1'000'000;
+  const BufferSet out = {{"out", to_bytes({0})}};
+  const Result<RunResult> wide = run(one_lane_loops(1000), out, Grid{{32, 1, 1}}, options);
+  ASSERT_FALSE(wide.ok());
+  EXPECT_NE(wide.error().message.find("step budget"), std::string::npos) << wide.error().message;
+  const Result<RunResult> narrow = run(one_lane_loops(1000), out, Grid{{1, 1, 1}}, options);
+  ASSERT_TRUE(narrow.ok()) << narrow.error().message;
+  EXPECT_EQ(to_words(narrow->outputs.at("out")), std::vector<uint32_t>{999});
+}
+
+TEST(Interpreter, StepBudgetStopsARunawayLaneInAWideGrid) {
+  RunOptions options;
+  options.step_budget = 50'000'000;
+  const Result<RunResult> r =
+      run(one_lane_loops(0xFFFFFFFF), {{"out", to_bytes({0})}}, Grid{{32, 1, 1}}, options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("step budget"), std::string::npos) << r.error().message;
+}
+
+TEST(Interpreter, StepBudgetChargesZeroingWorkgroupMemoryPerWorkgroup) {
+  // Each workgroup starts by zeroing 2^20 words: 100 workgroups are
+  // > 10^8 steps, 50 are ~5.2 * 10^7, and their statements only ~100 each.
+  const Program p{
+      {storage("out", 0, BufferAccess::ReadWrite), workgroup("t", DataType::U32, 1u << 20)},
+      {1, 1, 1},
+      {store("out", workgroup_id(0), load("t", workgroup_id(0)))}};
+  RunOptions options;
+  options.step_budget = 100'000'000;
+  options.checks = false;
+  const Result<RunResult> many =
+      run(p, {{"out", to_bytes(std::vector<uint32_t>(100, 9))}}, Grid{{100, 1, 1}}, options);
+  ASSERT_FALSE(many.ok());
+  EXPECT_NE(many.error().message.find("zeroes 1048576 words of workgroup memory"),
+            std::string::npos)
+      << many.error().message;
+  const Result<RunResult> few =
+      run(p, {{"out", to_bytes(std::vector<uint32_t>(50, 9))}}, Grid{{50, 1, 1}}, options);
+  ASSERT_TRUE(few.ok()) << few.error().message;
+  EXPECT_EQ(to_words(few->outputs.at("out")), std::vector<uint32_t>(50, 0));
+}
+
 TEST(Interpreter, InvalidProgramIsAnErrorWithRuleIds) {
   const Program p{
       {storage("out", 0, BufferAccess::ReadWrite)}, {1, 1, 1}, {store("nowhere", u32(0), u32(1))}};

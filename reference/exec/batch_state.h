@@ -51,9 +51,13 @@ struct BufferMemory {
   void set_word(size_t w, uint32_t v) const { std::memcpy(writable + w * 4, &v, sizeof v); }
 };
 
-/// Budget steps charged per statement or loop iteration on top of its
-/// lane-operations: roughly what running one node costs, in lane-operations.
+/// Budget steps charged per node executed (expression, statement or loop
+/// iteration) on top of its lanes: roughly what dispatching one node costs.
 inline constexpr uint64_t kStepsPerNode = 16;
+
+/// Budget steps charged per access reported to observers: checking one
+/// (race shadow records) costs about this many lane-operations.
+inline constexpr uint64_t kStepsPerObservedAccess = 10;
 
 /// Why a run stopped before finishing.
 enum class StopReason : uint8_t { None, StepBudget };
@@ -80,9 +84,13 @@ struct BatchState {
   std::span<const uint32_t> invocation;
 
   LaneSchedule* schedule = nullptr;
+  /// Node evaluations x active lanes (RunResult::lane_ops, reported).
   uint64_t lane_ops = 0;
-  /// The budget's per-node part (see charge()).
-  uint64_t node_steps = 0;
+  /// Budget steps spent: every node costs the batch's `lanes` (the kernels
+  /// compute inactive lanes too) plus kStepsPerNode, every access reported to
+  /// observers kStepsPerObservedAccess, and every batch its setup
+  /// (charge_setup()).
+  uint64_t steps = 0;
   uint64_t step_budget = 0;
   StopReason stop = StopReason::None;
   SourceLoc stop_loc;
@@ -111,14 +119,29 @@ struct BatchState {
   void drop_returned(uint32_t* m) const {
     for (uint32_t l = 0; l < lanes; ++l) m[l] &= alive[l];
   }
-  /// Charges a statement or loop iteration run by `n` lanes; false once the
-  /// step budget is exhausted. The budget counts lane-operations plus
-  /// kStepsPerNode per node executed, so that a narrow run (one lane looping
-  /// 2^64 times) stops in bounded time too.
-  bool charge(uint64_t n, SourceLoc loc) {
-    lane_ops += n;
-    node_steps += kStepsPerNode;
-    if (lane_ops + node_steps <= step_budget) return true;
+  /// Counts one node executed for the batch: a lane-operation per active
+  /// lane, and a budget step per lane its kernel computes plus kStepsPerNode.
+  void count_node() {
+    lane_ops += active;
+    steps += lanes + kStepsPerNode;
+  }
+  /// Charges a statement or loop iteration; false once the step budget is
+  /// exhausted. Steps follow the work done rather than the active lanes, so
+  /// one lane looping in a 2048-lane batch costs 2048 steps per node and a
+  /// runaway program stops in bounded time however few lanes are active.
+  bool charge(SourceLoc loc) {
+    count_node();
+    return within_budget(loc);
+  }
+  /// Charges `words` of per-batch setup (ids, masks, zeroing workgroup
+  /// memory); false once the step budget is exhausted.
+  bool charge_setup(uint64_t words) {
+    steps += words + kStepsPerNode;
+    return within_budget(SourceLoc{});
+  }
+  /// Whether the budget still holds; records the stop and its node if not.
+  bool within_budget(SourceLoc loc) {
+    if (steps <= step_budget) return true;
     if (stop == StopReason::None) {
       stop = StopReason::StepBudget;
       stop_loc = loc;

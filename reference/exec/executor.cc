@@ -37,7 +37,8 @@ uint64_t batch_bytes(const LaneProgram& compiled, uint64_t width) {
 
 Result<BatchGeometry> choose_geometry(const ExecutionPlan& plan, const LaneProgram& compiled,
                                       const RunOptions& options) {
-  const uint64_t fixed = plan.sizes.host_bytes + plan.sizes.workgroup_bytes + plan.observer_bytes;
+  const uint64_t fixed = plan.sizes.host_bytes + plan.sizes.output_bytes +
+                         plan.sizes.workgroup_bytes + plan.observer_bytes;
   const uint32_t lanes = plan.shape.lanes_per_workgroup;
   uint32_t groups = 1;
   if (!needs_single_workgroup_batches(*plan.program, compiled)) {
@@ -99,6 +100,7 @@ class Execution {
       b.is_bool = decl.element == DataType::Bool;
       for (Observer* o : s_.observers) b.watched = b.watched || o->watches(uint32_t(i), decl);
       if (decl.access == BufferAccess::Workgroup) {
+        workgroup_words_ += b.elements * b.words_per_element;
         workgroup_memory_.emplace_back(b.elements * b.words_per_element * 4, 0);
         b.writable = workgroup_memory_.back().data();
       } else if (decl.access == BufferAccess::ReadWrite) {
@@ -123,6 +125,13 @@ class Execution {
 
  private:
   void run_batch(uint32_t first, uint32_t groups) {
+    // Setup writes ids and masks for the batch's width and zeroes every
+    // workgroup buffer: charged first, so that a tiny program declaring
+    // huge workgroup memory over many workgroups ends in bounded time.
+    if (!s_.charge_setup(geometry_.width + workgroup_words_)) {
+      stopped_in_setup_ = true;
+      return;
+    }
     const DispatchShape& shape = plan_.shape;
     const uint32_t per_group = shape.lanes_per_workgroup;
     const uint32_t lanes = groups * per_group;
@@ -171,11 +180,17 @@ class Execution {
     std::string where = s_.stop_loc.known() ? " at line " + std::to_string(s_.stop_loc.line) + ":" +
                                                   std::to_string(s_.stop_loc.col)
                                             : std::string();
+    if (stopped_in_setup_) {
+      where = " while starting a workgroup (each start zeroes " + std::to_string(workgroup_words_) +
+              " words of workgroup memory)";
+    }
     return Error{"vyre reference: the step budget of " + std::to_string(s_.step_budget) +
                      " steps is exhausted" + where + " after " + std::to_string(s_.lane_ops) +
                      " lane-operations" +
                      "; the program may not terminate (for example a loop with a huge trip "
-                     "count). Fix: bound the program's loops, or raise RunOptions::step_budget.",
+                     "count) or does too much work (huge workgroup buffers zeroed in many "
+                     "workgroups). Fix: bound the program's loops, shrink its workgroup buffers, "
+                     "or raise RunOptions::step_budget.",
                  s_.stop_loc};
   }
 
@@ -189,6 +204,10 @@ class Execution {
   std::array<std::vector<uint32_t>, 3> local_;
   /// Workgroup buffers' bytes, zeroed per batch.
   std::vector<ByteBuffer> workgroup_memory_;
+  /// Words of all workgroup buffers together (the zeroing charged per batch).
+  uint64_t workgroup_words_ = 0;
+  /// The budget ran out charging a batch's setup, not at a node.
+  bool stopped_in_setup_ = false;
   BatchState s_;
 };
 

@@ -46,7 +46,7 @@ class RegisterRead final : public LaneExpr {
  public:
   RegisterRead(DataType type, Reg reg, SourceLoc loc) : LaneExpr(type, loc), reg_(reg) {}
   const uint32_t* eval(BatchState& s) const override {
-    s.lane_ops += s.active;
+    s.count_node();
     return s.at(reg_);
   }
 
@@ -62,7 +62,7 @@ class LoadExpr final : public LaneExpr {
   const uint32_t* eval(BatchState& s) const override {
     const uint32_t* index = index_->eval(s);
     uint32_t* out = s.at(dest_);
-    s.lane_ops += s.active;
+    s.count_node();
     const uint64_t oob = load_all_lanes(s, index, out);
     s.oob.loads += oob;
     const BufferMemory& b = s.buffers[buffer_];
@@ -135,7 +135,7 @@ class BinaryExpr final : public LaneExpr {
     const uint32_t* a = left_->eval(s);
     const uint32_t* b = right_->eval(s);
     uint32_t* out = s.at(dest_);
-    s.lane_ops += s.active;
+    s.count_node();
     kernel_(a, b, out, s.lanes);
     return out;
   }
@@ -158,7 +158,7 @@ class UnaryExpr final : public LaneExpr {
   const uint32_t* eval(BatchState& s) const override {
     const uint32_t* x = operand_->eval(s);
     uint32_t* out = s.at(dest_);
-    s.lane_ops += s.active;
+    s.count_node();
     kernel_(x, out, s.lanes);
     return out;
   }
@@ -184,7 +184,7 @@ class SelectExpr final : public LaneExpr {
     const uint32_t* t = if_true_->eval(s);
     const uint32_t* f = if_false_->eval(s);
     uint32_t* out = s.at(dest_);
-    s.lane_ops += s.active;
+    s.count_node();
     for (uint32_t k = 0; k < words(); ++k) {
       const size_t off = size_t{k} * s.width;
       for (uint32_t l = 0; l < s.lanes; ++l) out[off + l] = truthy(c[l]) ? t[off + l] : f[off + l];
@@ -207,7 +207,7 @@ class CastExpr final : public LaneExpr {
   const uint32_t* eval(BatchState& s) const override {
     const uint32_t* v = value_->eval(s);
     uint32_t* out = s.at(dest_);
-    s.lane_ops += s.active;
+    s.count_node();
     const uint32_t source_words = value_->words();
     for (uint32_t l = 0; l < s.lanes; ++l) {
       ValueWords in = {0, 0, 0, 0};
@@ -242,7 +242,7 @@ class AtomicExpr final : public LaneExpr {
     const uint32_t* expected = expected_ ? expected_->eval(s) : nullptr;
     const uint32_t* value = value_->eval(s);
     uint32_t* out = s.at(dest_);
-    s.lane_ops += s.active;
+    s.count_node();
     const BufferMemory& b = s.buffers[buffer_];
     const bool observed = !s.observers.empty();
     AccessRecorder recorder(s, buffer_, AccessKind::Atomic, loc());
@@ -291,7 +291,7 @@ class InlinedCallExpr final : public LaneExpr {
     }
     const uint32_t* result = body_->eval(s);
     uint32_t* out = s.at(dest_);
-    s.lane_ops += s.active;
+    s.count_node();
     copy_value(s, result, out, words());
     return out;
   }

@@ -204,9 +204,9 @@ class LoopStmt final : public LaneStmt {
       }
       s.set_mask(iteration);
       if (s.active == 0) break;
-      // The iteration itself costs a lane-operation, so even an empty body
-      // exhausts the step budget instead of spinning.
-      if (!s.charge(s.active, loc())) break;
+      // The iteration itself is charged, so even an empty body exhausts the
+      // step budget instead of spinning.
+      if (!s.charge(loc())) break;
       exec_body(s, body_);
     }
     if (s.returns != returns_before) s.drop_returned(outer);
@@ -258,7 +258,7 @@ class BarrierStmt final : public LaneStmt {
 void exec_body(BatchState& s, const LaneBody& body) {
   for (const LaneStmtPtr& stmt : body) {
     if (s.active == 0 || s.stop != StopReason::None) return;
-    if (!s.charge(s.active, stmt->loc())) return;
+    if (!s.charge(stmt->loc())) return;
     stmt->exec(s);
   }
 }

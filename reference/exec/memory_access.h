@@ -24,12 +24,14 @@ class AccessRecorder {
   }
   /// Tells the observers of an out-of-bounds access (the caller counts it).
   void out_of_bounds(uint32_t lane, uint32_t index) {
+    s_.steps += kStepsPerObservedAccess;
     const OutOfBoundsEvent event{buffer_, kind_, loc_, lane, index, s_.buffers[buffer_].elements};
     for (Observer* o : s_.observers) o->on_out_of_bounds(s_.view(), event);
   }
   /// Sends the recorded accesses to the observers.
   void flush() {
     if (count_ == 0) return;
+    s_.steps += uint64_t{count_} * kStepsPerObservedAccess;
     const AccessEvent event{buffer_, kind_, loc_,
                             std::span<const uint32_t>(s_.event_lanes.data(), count_),
                             std::span<const uint32_t>(s_.event_indices.data(), count_)};

@@ -121,6 +121,7 @@ Result<BufferSizes> check_inputs(const Program& program, const BufferSet& inputs
     }
     sizes.element_counts.push_back(count);
     sizes.host_bytes += bytes;
+    if (decl.access == BufferAccess::ReadWrite) sizes.output_bytes += bytes;
   }
   return sizes;
 }

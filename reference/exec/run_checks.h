@@ -26,8 +26,10 @@ Result<DispatchShape> check_dispatch(const Program& program, const Grid& grid,
 struct BufferSizes {
   /// Addressable elements per buffer, in Program::buffers order.
   std::vector<uint64_t> element_counts;
-  /// Bytes the run copies from the host buffers.
+  /// Bytes of all host buffers (the inputs the run reads).
   uint64_t host_bytes = 0;
+  /// Bytes of the ReadWrite buffers, which the run copies into its outputs.
+  uint64_t output_bytes = 0;
   /// Bytes of one workgroup's workgroup buffers.
   uint64_t workgroup_bytes = 0;
 };

@@ -130,6 +130,37 @@ TEST(RunChecks, MemoryLimitCountsHostBuffers) {
   expect_error(run(p, {{"out", ByteBuffer(4096, 0)}}, Grid{}, options), "more than the limit");
 }
 
+TEST(RunChecks, MemoryLimitCountsTheCopyOfReadWriteBuffers) {
+  // 600 input bytes: a ReadOnly buffer is read in place (600 <= 1000), a
+  // ReadWrite one is also copied into the output (1200 > 1000).
+  RunOptions options;
+  options.checks = false;
+  options.max_memory_bytes = 1000;
+  const Program read_only = one_store(
+      {storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)});
+  EXPECT_TRUE(
+      run(read_only, {{"in", ByteBuffer(596, 0)}, {"out", ByteBuffer(4, 0)}}, Grid{}, options)
+          .ok());
+  const Program read_write = one_store({storage("out", 0, BufferAccess::ReadWrite)});
+  expect_error(run(read_write, {{"out", ByteBuffer(600, 0)}}, Grid{}, options),
+               "more than the limit of 1000");
+}
+
+TEST(RunChecks, MemoryLimitCountsTheRaceDetectorsWorstCase) {
+  // 2^20 workgroup words: 4 MiB of memory, and with checks two 12-byte
+  // records per element for each of three access kinds plus a flag (73 bytes),
+  // 77 MiB in all: past a 64 MiB limit, which the run without checks fits.
+  const Program p{
+      {storage("out", 0, BufferAccess::ReadWrite), workgroup("t", DataType::U32, 1u << 20)},
+      {2, 1, 1},
+      {store("out", local_id(0), load("t", local_id(0)))}};
+  RunOptions options;
+  options.max_memory_bytes = 64u << 20;
+  expect_error(run(p, {{"out", to_bytes({0, 0})}}, Grid{}, options), "more than the limit");
+  options.checks = false;
+  EXPECT_TRUE(run(p, {{"out", to_bytes({0, 0})}}, Grid{}, options).ok());
+}
+
 TEST(RunChecks, MalformedProgramsRunUnvalidatedGiveErrorsNotCrashes) {
   // What the validator normally rejects, handed straight to the interpreter.
   const BufferDecl out = storage("out", 0, BufferAccess::ReadWrite);

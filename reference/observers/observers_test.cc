@@ -56,6 +56,47 @@ TEST(RaceDetector, Semantics_S6_TwoStoresToOneElementRace) {
   EXPECT_NE(v.message.find("data race on `out`[0]"), std::string::npos) << v.message;
 }
 
+/// `n` as written at line `line`, column 1.
+Node at_line(Node n, uint32_t line) {
+  n.loc = SourceLoc{line, 1};
+  return n;
+}
+
+TEST(RaceDetector, Semantics_S6_ARaceNamesBothAccessesNodes) {
+  // Lane 0 stores at line 3, then (next statement) lane 1 stores at line 4.
+  const Body body = {if_(eq(local_id(0), u32(0)), {at_line(store("out", u32(0), u32(1)), 3)}),
+                     if_(eq(local_id(0), u32(1)), {at_line(store("out", u32(0), u32(2)), 4)})};
+  const RunResult r = run_ok(with_body({2, 1, 1}, body), zeros("out", 1));
+  ASSERT_EQ(count_kind(r, Kind::DataRace), 1u);
+  const Violation& v = r.violations.front();
+  EXPECT_EQ(v.loc.line, 4u);
+  EXPECT_EQ(v.earlier_loc.line, 3u);
+  EXPECT_EQ(v.invocations[0], (std::array<uint32_t, 3>{0, 0, 0}));
+  EXPECT_EQ(v.invocations[1], (std::array<uint32_t, 3>{1, 0, 0}));
+  EXPECT_NE(v.message.find("writes it at line 4:1"), std::string::npos) << v.message;
+  EXPECT_NE(v.message.find("wrote it at line 3:1"), std::string::npos) << v.message;
+}
+
+TEST(RaceDetector, Semantics_S6_WorkgroupMemoryOfEarlierWorkgroupsNeverRaces) {
+  // Each workgroup's lane 0 writes s[0] and its lane 1 reads it after a
+  // barrier: race-free, and workgroup 1's accesses touch other memory than
+  // workgroup 0's (records of earlier workgroups must not count).
+  const Body body = {
+      if_(eq(local_id(0), u32(0)), {store("s", u32(0), add(workgroup_id(0), u32(5)))}), barrier(),
+      if_(eq(local_id(0), u32(1)), {store("out", workgroup_id(0), load("s", u32(0)))})};
+  const RunResult r = run_ok(with_body({2, 1, 1}, body, {workgroup("s", DataType::U32, 1)}),
+                             zeros("out", 3), Grid{{3, 1, 1}});
+  EXPECT_TRUE(r.conforming()) << r.violations.front().message;
+  EXPECT_EQ(to_words(r.outputs.at("out")), (std::vector<uint32_t>{5, 6, 7}));
+  // Without the barrier, every workgroup races on its own s[0].
+  const Body unfenced = {
+      if_(eq(local_id(0), u32(0)), {store("s", u32(0), add(workgroup_id(0), u32(5)))}),
+      if_(eq(local_id(0), u32(1)), {store("out", workgroup_id(0), load("s", u32(0)))})};
+  const RunResult racy = run_ok(with_body({2, 1, 1}, unfenced, {workgroup("s", DataType::U32, 1)}),
+                                zeros("out", 3), Grid{{3, 1, 1}});
+  EXPECT_EQ(count_kind(racy, Kind::DataRace), 1u);  // s[0] is reported once per run
+}
+
 TEST(RaceDetector, Semantics_S6_WriteThenOtherInvocationReadRacesWithoutBarrier) {
   // Lane 0 writes out[0]; lane 1 reads it into out[1].
   const Body body = {if_(eq(local_id(0), u32(0)), {store("out", u32(0), u32(7))}),

@@ -1,6 +1,7 @@
 #include "reference/observers/race_detector.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -50,20 +51,34 @@ bool RaceDetector::watches(uint32_t index, const BufferDecl&) const {
 }
 
 void RaceDetector::on_batch_begin(const BatchView&) {
-  ++phase_;
-  // Each workgroup has its own workgroup memory: accesses of earlier
-  // workgroups to "the same" element touched different memory.
-  for (BufferShadow& b : buffers_) {
-    if (!b.workgroup) continue;
-    for (KindShadow& k : b.kinds) {
-      if (k.latest) std::fill_n(k.latest.get(), b.elements, Access{});
-      k.other.clear();
-    }
-  }
+  // Each workgroup has its own workgroup memory: records of earlier batches
+  // on workgroup buffers become stale (present() ignores them).
+  advance_phase();
+  batch_phase_ = phase_;
 }
 
 void RaceDetector::on_barrier(const BatchView&, const BarrierEvent&) {
+  advance_phase();
+}
+
+void RaceDetector::advance_phase() {
+  if (phase_ == std::numeric_limits<uint32_t>::max()) {
+    out_of_phases_ = true;
+    return;
+  }
   ++phase_;
+}
+
+uint32_t RaceDetector::node_of(SourceLoc loc) {
+  // Loops repeat one node: skip the map for the node seen last.
+  if (!nodes_.empty() && nodes_[last_node_].line == loc.line && nodes_[last_node_].col == loc.col) {
+    return last_node_;
+  }
+  const uint64_t key = (uint64_t{loc.line} << 32) | loc.col;
+  const auto [it, added] = node_index_.try_emplace(key, static_cast<uint32_t>(nodes_.size()));
+  if (added) nodes_.push_back(loc);
+  last_node_ = it->second;
+  return last_node_;
 }
 
 bool RaceDetector::ordered_before_now(const Access& earlier, uint32_t invocation) const {
@@ -73,16 +88,15 @@ bool RaceDetector::ordered_before_now(const Access& earlier, uint32_t invocation
          shape_.workgroup_of(earlier.invocation()) == shape_.workgroup_of(invocation);
 }
 
-std::optional<RaceDetector::Access> RaceDetector::conflict(const KindShadow& k, uint32_t index,
+std::optional<RaceDetector::Access> RaceDetector::conflict(const BufferShadow& b,
+                                                           const KindShadow& k, uint32_t index,
                                                            uint32_t invocation) const {
   const Access& latest = k.latest[index];
-  // No earlier access at all (`other` exists only after `latest`).
-  if (latest.empty()) return std::nullopt;
+  // No earlier access at all (`other` is set only after `latest`).
+  if (!present(b, latest)) return std::nullopt;
   if (latest.invocation() != invocation && !ordered_before_now(latest, invocation)) return latest;
-  if (k.other.empty()) return std::nullopt;
-  const auto it = k.other.find(index);
-  if (it == k.other.end()) return std::nullopt;
-  const Access& other = it->second;
+  const Access& other = k.other[index];
+  if (!present(b, other)) return std::nullopt;
   if (other.invocation() != invocation && !ordered_before_now(other, invocation)) return other;
   return std::nullopt;
 }
@@ -103,16 +117,16 @@ std::optional<RaceDetector::Access> RaceDetector::conflict(const KindShadow& k, 
 // is not a conflict, a contradiction. Batches of several workgroups have no
 // barriers, so their records are never ordered and any other invocation kept
 // answers the question.
-void RaceDetector::record(KindShadow& k, uint32_t index, uint32_t invocation) {
+void RaceDetector::record(const BufferShadow& b, KindShadow& k, uint32_t index, const Access& now) {
   Access& latest = k.latest[index];
-  const Access now{invocation + 1, phase_};
-  if (latest.empty() || latest.invocation() == invocation) {
+  const uint32_t invocation = now.invocation();
+  if (!present(b, latest) || latest.invocation() == invocation) {
     latest = now;
     return;
   }
   const uint32_t group = shape_.workgroup_of(invocation);
   auto rank = [&](const Access& a) {
-    if (a.empty() || a.invocation() == invocation) return -1;
+    if (!present(b, a) || a.invocation() == invocation) return -1;
     if (shape_.workgroup_of(a.invocation()) != group) return 2;
     return a.phase == phase_ ? 1 : 0;
   };
@@ -125,13 +139,18 @@ void RaceDetector::on_access(const BatchView& batch, const AccessEvent& event) {
   BufferShadow& b = buffers_[event.buffer];
   const size_t kind = kind_index(event.kind);
   KindShadow& own = b.kinds[kind];
+  if (out_of_phases_) return;
   if (!own.latest) {
     own.latest.reset(static_cast<Access*>(std::calloc(b.elements, sizeof(Access))));
-    if (!own.latest) {
+    own.other.reset(static_cast<Access*>(std::calloc(b.elements, sizeof(Access))));
+    if (!own.latest || !own.other) {
+      own.latest.reset();
+      own.other.reset();
       out_of_memory_ = true;  // collect() says so; the run stays non-conforming
       return;
     }
   }
+  const uint32_t node = node_of(event.loc);
   // Other kinds this access conflicts with that the buffer has seen so far.
   std::array<const KindShadow*, 2> earlier = {};
   std::array<AccessKind, 2> earlier_kind = {};
@@ -148,35 +167,47 @@ void RaceDetector::on_access(const BatchView& batch, const AccessEvent& event) {
     const uint32_t index = event.indices[e];
     bool raced = false;
     for (size_t k = 0; k < n_earlier && !raced; ++k) {
-      if (const std::optional<Access> other = conflict(*earlier[k], index, invocation)) {
+      if (const std::optional<Access> other = conflict(b, *earlier[k], index, invocation)) {
         report(event.buffer, index, event.kind, earlier_kind[k], invocation, *other, event.loc);
         raced = true;
       }
     }
+    const Access now{invocation + 1, phase_, node};
     Access& latest = own.latest[index];
-    if (latest.empty()) {
+    if (!present(b, latest)) {
       // First access of this kind to the element: nothing to compare or rank.
-      latest = Access{invocation + 1, phase_};
+      latest = now;
       continue;
     }
     if (!raced && conflicts_with_own_kind) {
-      if (const std::optional<Access> other = conflict(own, index, invocation)) {
+      if (const std::optional<Access> other = conflict(b, own, index, invocation)) {
         report(event.buffer, index, event.kind, event.kind, invocation, *other, event.loc);
       }
     }
-    record(own, index, invocation);
+    record(b, own, index, now);
   }
 }
 
 void RaceDetector::collect(std::vector<Violation>& out) {
   log_.append_to(out);
-  if (!out_of_memory_) return;
-  Violation v;
-  v.kind = Violation::Kind::DataRace;
-  v.message =
-      "race detection is incomplete: its shadow memory could not be allocated, so races may "
-      "have gone unseen. Fix: run with less data, or with RunOptions::checks off to skip the check";
-  out.push_back(std::move(v));
+  if (out_of_memory_) {
+    Violation v;
+    v.kind = Violation::Kind::DataRace;
+    v.message =
+        "race detection is incomplete: its shadow memory could not be allocated, so races may "
+        "have gone unseen. Fix: run with less data, or with RunOptions::checks off to skip the "
+        "check";
+    out.push_back(std::move(v));
+  }
+  if (out_of_phases_) {
+    Violation v;
+    v.kind = Violation::Kind::DataRace;
+    v.message =
+        "race detection is incomplete: the run has more than 2^32 - 1 workgroups and barrier "
+        "executions together, past what the detector numbers, so races may have gone unseen. "
+        "Fix: dispatch fewer workgroups or run fewer barriers, or run with RunOptions::checks off";
+    out.push_back(std::move(v));
+  }
 }
 
 void RaceDetector::report(uint32_t buffer, uint32_t index, AccessKind kind, AccessKind earlier_kind,
@@ -197,6 +228,7 @@ void RaceDetector::report(uint32_t buffer, uint32_t index, AccessKind kind, Acce
   v.buffer = name;
   v.index = index;
   v.loc = loc;
+  v.earlier_loc = nodes_[earlier.node];
   v.invocations = {shape_.invocation_xyz(earlier.invocation()), shape_.invocation_xyz(invocation)};
   const std::string why =
       group == earlier_group
@@ -207,7 +239,8 @@ void RaceDetector::report(uint32_t buffer, uint32_t index, AccessKind kind, Acce
   v.message = "data race on `" + name + "`[" + std::to_string(index) + "]: invocation " +
               xyz_text(v.invocations[1]) + " " + std::string(verb_of(kind, false)) + " it at " +
               where_text(loc) + ", invocation " + xyz_text(v.invocations[0]) + " " +
-              std::string(verb_of(earlier_kind, true)) + " it, " + why +
+              std::string(verb_of(earlier_kind, true)) + " it at " + where_text(v.earlier_loc) +
+              ", " + why +
               "; the result depends on their order. Fix: give each invocation its own elements, "
               "separate the accesses with a barrier (within a workgroup), or make both atomic";
   log_.add(std::move(v));
