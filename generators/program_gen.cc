@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <ostream>
+#include <tuple>
+#include <vector>
 
 #include "spec/ir/builder.h"
 #include "spec/text/text_format.h"
@@ -21,6 +23,15 @@ constexpr int kMaxBuffers = 4;
 /// deep, expressions up to 5 levels.
 constexpr int kMaxProgramDepth = 4;
 constexpr int kMaxProgramExprDepth = 5;
+/// Deep programs: up to 100 nested bodies around an expression up to 150
+/// deep, past V018 (64) and V030 (128) yet, at most 100 + 150 + a few levels,
+/// well inside the text format's kMaxTextNesting (512).
+constexpr int kMaxDeepNesting = 100;
+constexpr int kMaxDeepExpr = 150;
+/// Wide programs: up to this many top-level statements, and a call with up
+/// to kMaxWideCallArgs arguments.
+constexpr int kMaxWideBody = 128;
+constexpr int kMaxWideCallArgs = 64;
 /// Generators are built once per depth up to this one and then shared:
 /// building one costs far more than drawing a value from it.
 constexpr int kCachedDepth = 8;
@@ -268,22 +279,124 @@ rc::Gen<Node> arbitrary_node(int depth, int expr_depth) {
   return make_node_gen(depth, expr_depth);
 }
 
+namespace {
+
+/// One level of a deep program: the statement that wraps the level inside it
+/// (0: if, 1: the else of an if, 2: for, 3: block) and the statements before it.
+struct Layer {
+  int kind;
+  ExprPtr first;
+  ExprPtr second;
+  std::string name;
+  Body before;
+};
+
+rc::Gen<Layer> arbitrary_layer() {
+  return gen::apply(
+      [](int kind, ExprPtr first, ExprPtr second, std::string name, Body before) {
+        return Layer{kind, std::move(first), std::move(second), std::move(name), std::move(before)};
+      },
+      gen::inRange(0, 4), arbitrary_expr(1), arbitrary_expr(1), arbitrary_name(),
+      weighted<Body>({{1, gen::just(Body{})}, {1, arbitrary_body(0, 1)}}));
+}
+
+/// A list of 0 to `max` values, its length uniform at any RapidCheck size
+/// (the size alone would keep early programs shallow), each value drawn at
+/// the nominal size 100. It shrinks by dropping values, so a counterexample
+/// keeps only the levels that matter.
+template <typename Container, typename T>
+rc::Gen<Container> list_up_to(int max, rc::Gen<T> value) {
+  return gen::resize(max, gen::container<Container>(gen::resize(100, std::move(value))));
+}
+
+/// An expression up to kMaxDeepExpr deep: unary and binary operators, each binary one
+/// with a leaf on one side. Built bottom-up in a loop, not by recursion.
+rc::Gen<ExprPtr> deep_expr() {
+  using Level = std::tuple<bool, UnOp, BinOp, bool, ExprPtr>;
+  auto level = gen::tuple(gen::arbitrary<bool>(), element_of(all_un_ops()),
+                          element_of(all_bin_ops()), gen::arbitrary<bool>(), leaf_expr());
+  return gen::apply(
+      [](ExprPtr e, const std::vector<Level>& levels) {
+        for (const auto& [unary, un_op, bin_op, leaf_left, leaf] : levels) {
+          if (unary) {
+            e = node_of(expr::Unary{un_op, std::move(e)});
+          } else if (leaf_left) {
+            e = node_of(expr::Binary{bin_op, leaf, std::move(e)});
+          } else {
+            e = node_of(expr::Binary{bin_op, std::move(e), leaf});
+          }
+        }
+        return e;
+      },
+      leaf_expr(), list_up_to<std::vector<Level>>(kMaxDeepExpr - 1, level));
+}
+
+/// A body nested up to kMaxDeepNesting deep, a deep expression at
+/// its heart. Built inside out in a loop, so no generator recursion.
+rc::Gen<Body> deep_body() {
+  return gen::apply(
+      [](std::string name, ExprPtr heart, Body innermost, std::vector<Layer> layers) {
+        Body body = std::move(innermost);
+        body.push_back(build::let(std::move(name), std::move(heart)));
+        for (Layer& layer : layers) {
+          Node wrapped = layer.kind == 0   ? build::if_(layer.first, std::move(body))
+                         : layer.kind == 1 ? build::if_(layer.first, {}, std::move(body))
+                         : layer.kind == 2 ? build::loop(std::move(layer.name), layer.first,
+                                                         layer.second, std::move(body))
+                                           : build::block(std::move(body));
+          body = std::move(layer.before);
+          body.push_back(std::move(wrapped));
+        }
+        return body;
+      },
+      arbitrary_name(), deep_expr(), arbitrary_body(0, 2),
+      list_up_to<std::vector<Layer>>(kMaxDeepNesting, arbitrary_layer()));
+}
+
+/// Up to kMaxWideBody statements (some nesting, shallow
+/// expressions) and a call with up to kMaxWideCallArgs arguments.
+rc::Gen<Body> wide_body() {
+  auto wide_call = gen::apply(
+      [](std::string name, std::string id, std::vector<ExprPtr> args) {
+        return build::let(std::move(name), node_of(expr::Call{std::move(id), std::move(args)}));
+      },
+      arbitrary_name(), op_id(),
+      list_up_to<std::vector<ExprPtr>>(kMaxWideCallArgs, arbitrary_expr(1)));
+  return gen::apply(
+      [](Body body, Node call) {
+        body.push_back(std::move(call));
+        return body;
+      },
+      list_up_to<Body>(kMaxWideBody, arbitrary_node(1, 2)), wide_call);
+}
+
+rc::Gen<Program> program_with(rc::Gen<Body> entry) {
+  return gen::build<Program>(gen::set(&Program::buffers, arbitrary_buffers()),
+                             gen::set(&Program::workgroup_size, three_sizes()),
+                             gen::set(&Program::entry, std::move(entry)));
+}
+
+}  // namespace
+
 rc::Gen<Program> arbitrary_program() {
   static const std::vector<rc::Gen<Program>> by_depth = [] {
     std::vector<rc::Gen<Program>> gens;
     for (int d = 0; d <= kMaxProgramDepth; ++d) {
-      for (int e = 0; e <= kMaxProgramExprDepth; ++e) {
-        gens.push_back(gen::build<Program>(gen::set(&Program::buffers, arbitrary_buffers()),
-                                           gen::set(&Program::workgroup_size, three_sizes()),
-                                           gen::set(&Program::entry, arbitrary_body(d, e))));
-      }
+      for (int e = 0; e <= kMaxProgramExprDepth; ++e)
+        gens.push_back(program_with(arbitrary_body(d, e)));
     }
     return gens;
   }();
+  static const rc::Gen<Program> deep = program_with(deep_body());
+  static const rc::Gen<Program> wide = program_with(wide_body());
   return gen::withSize([](int size) {
     int depth = std::clamp(size / 25, 0, kMaxProgramDepth);
     int expr_depth = std::clamp(size / 20, 0, kMaxProgramExprDepth);
-    return by_depth[static_cast<size_t>(depth * (kMaxProgramExprDepth + 1) + expr_depth)];
+    const rc::Gen<Program>& ordinary =
+        by_depth[static_cast<size_t>(depth * (kMaxProgramExprDepth + 1) + expr_depth)];
+    if (size == 0) return ordinary;
+    // Ordinary first, so that counterexamples shrink towards it.
+    return weighted<Program>({{2, ordinary}, {1, deep}, {1, wide}});
   });
 }
 

@@ -27,7 +27,11 @@ rc::Gen<ExprPtr> arbitrary_expr(int depth);
 /// at most `expr_depth` deep.
 rc::Gen<Node> arbitrary_node(int depth, int expr_depth);
 
-/// A structurally arbitrary program; nesting grows with RapidCheck's size.
+/// A structurally arbitrary program. Half are ordinary, nesting growing with
+/// RapidCheck's size (flat at size 0); from size 1 on, a quarter are deep
+/// (up to 100 nested bodies around an expression up to 150 deep) and a
+/// quarter wide (up to 128 statements and a call of up to 64 arguments), all
+/// within the text format's limits.
 rc::Gen<Program> arbitrary_program();
 
 /// Arbitrary raw buffer bytes: empty, one repeated byte, whole u32 words or

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <vector>
 
 #include "spec/text/text_format.h"
 
@@ -121,6 +122,95 @@ TEST(ProgramGen, ReachesEveryKindAndTheInvalidCorners) {
   EXPECT_TRUE(census.zero_workgroup_size);
   EXPECT_TRUE(census.reserved_or_odd_name);
   EXPECT_GE(census.max_depth, 4);
+}
+
+/// Deepest body nesting, deepest expression and longest body of a program,
+/// by plain recursion (generated programs nest a few hundred levels at most).
+struct Shape {
+  int nesting = 0;
+  int expr_depth = 0;
+  size_t widest = 0;
+  int text_nesting = 0;  ///< bodies plus expression levels, as the parser counts them
+
+  void expr(const ExprPtr& e, int depth, int bodies) {
+    if (e == nullptr) return;
+    expr_depth = std::max(expr_depth, depth);
+    text_nesting = std::max(text_nesting, bodies + depth);
+    for (const ExprPtr& child : children(*e)) expr(child, depth + 1, bodies);
+  }
+  static std::vector<ExprPtr> children(const Expr& e) {
+    return std::visit(
+        [](const auto& k) -> std::vector<ExprPtr> {
+          using T = std::decay_t<decltype(k)>;
+          if constexpr (std::is_same_v<T, expr::Load>) return {k.index};
+          if constexpr (std::is_same_v<T, expr::Binary>) return {k.left, k.right};
+          if constexpr (std::is_same_v<T, expr::Unary>) return {k.operand};
+          if constexpr (std::is_same_v<T, expr::Call>) return k.args;
+          if constexpr (std::is_same_v<T, expr::Select>) return {k.cond, k.if_true, k.if_false};
+          if constexpr (std::is_same_v<T, expr::Cast>) return {k.value};
+          if constexpr (std::is_same_v<T, expr::Atomic>) return {k.index, k.expected, k.value};
+          return {};
+        },
+        e.kind);
+  }
+  void body(const Body& b, int depth) {
+    nesting = std::max(nesting, depth);
+    widest = std::max(widest, b.size());
+    for (const Node& n : b) {
+      std::visit(
+          [&](const auto& k) {
+            using T = std::decay_t<decltype(k)>;
+            if constexpr (std::is_same_v<T, node::Let> || std::is_same_v<T, node::Assign>) {
+              expr(k.value, 1, depth);
+            } else if constexpr (std::is_same_v<T, node::Store>) {
+              expr(k.index, 1, depth);
+              expr(k.value, 1, depth);
+            } else if constexpr (std::is_same_v<T, node::If>) {
+              expr(k.cond, 1, depth);
+              body(k.then_body, depth + 1);
+              body(k.otherwise, depth + 1);
+            } else if constexpr (std::is_same_v<T, node::Loop>) {
+              expr(k.from, 1, depth);
+              expr(k.to, 1, depth);
+              body(k.body, depth + 1);
+            } else if constexpr (std::is_same_v<T, node::Block>) {
+              body(k.body, depth + 1);
+            }
+          },
+          n.kind);
+    }
+  }
+};
+
+TEST(ProgramGen, AGoodShareIsDeepOrWideWithinTheTextLimits) {
+  // Sizes 0..100 as a RapidCheck run sweeps them.
+  rc::Gen<Program> programs = arbitrary_program();
+  rc::Random random;
+  int deep = 0, past_v018 = 0, deep_expr = 0, past_v030 = 0, wide = 0;
+  const int runs = 1000;
+  for (int i = 0; i < runs; ++i) {
+    Shape shape;
+    shape.body(programs(random.split(), i % 101).value().entry, 0);
+    deep += shape.nesting >= 8;
+    past_v018 += shape.nesting > 64;
+    deep_expr += shape.expr_depth >= 8;
+    past_v030 += shape.expr_depth > 128;
+    wide += shape.widest >= 16;
+    ASSERT_LE(shape.text_nesting, static_cast<int>(kMaxTextNesting));
+  }
+  // Hand count: 990 of the 1000 sizes are non-zero, a quarter of those deep
+  // and a quarter wide, about 247 each. A deep program nests 0..100 deep
+  // (93 of 101 values at least 8: about 228 programs; 36 past V018's 64:
+  // about 88) around an expression 1..150 deep (143 of 150 at least 8: about
+  // 236; 22 past V030's 128: about 36). A wide one has 0..128 statements
+  // (113 of 129 at least 16: about 216). Ordinary programs nest at most 4
+  // and their expressions 6 deep. The bounds leave a wide margin, and the
+  // seed is fixed, so they never flake.
+  EXPECT_GE(deep, runs / 6);
+  EXPECT_GE(deep_expr, runs / 6);
+  EXPECT_GE(wide, runs / 6);
+  EXPECT_GE(past_v018, runs / 20);
+  EXPECT_GE(past_v030, runs / 50);
 }
 
 TEST(ProgramGen, SizeZeroGivesFlatPrograms) {

@@ -1,6 +1,7 @@
 // `vyre-certify validate [--json] FILE...`: parses each program and prints
 // every validation diagnostic as `FILE:LINE:COL: VNNN: message` (0:0 when the
-// node has no location), or all of them as one JSON array.
+// node has no location), or all of them as one JSON array. Diagnostics spell
+// IR names with the text format's escapes, so each is one printable line.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -11,18 +12,19 @@
 #include "certify/cli/command.h"
 #include "certify/cli/read_input.h"
 #include "spec/text/text_format.h"
+#include "spec/validate/rule_id.h"
 #include "spec/validate/validator.h"
 
 namespace vyre::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "vyre-certify validate [--json] FILE...\n"
+    "vyre-certify validate [--json] [--] FILE...\n"
     "  Prints one line per problem: FILE:LINE:COL: VNNN: message, or FILE:LINE:COL: error:\n"
     "  message for a file that cannot be read or parsed. --json prints a JSON array of\n"
     "  {file, line, col, rule, message} instead (rule \"error\" for those files).\n"
     "  Exit 0: every program is valid; 1: some program is invalid; 2: a file cannot be\n"
-    "  read or parsed, or bad usage.";
+    "  read or parsed, or bad usage. `--` ends the options: every later argument is a FILE.";
 
 /// One line of output.
 struct Finding {
@@ -67,14 +69,23 @@ void print_json(const std::vector<Finding>& findings) {
                      {"rule", f.rule},
                      {"message", f.message}});
   }
-  std::printf("%s\n", array.dump(2).c_str());
+  // A file name may hold any bytes; `replace` writes U+FFFD for those that are
+  // not UTF-8 rather than throwing, so the output is always valid JSON.
+  const std::string text =
+      array.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  std::printf("%s\n", text.c_str());
 }
 
 int run_validate(std::span<const std::string> args) {
   bool json = false;
   std::vector<std::string> files;
+  bool options_ended = false;
   for (const std::string& arg : args) {
-    if (arg == "--json") {
+    if (options_ended) {
+      files.push_back(arg);
+    } else if (arg == "--") {
+      options_ended = true;
+    } else if (arg == "--json") {
       json = true;
     } else if (arg.starts_with("-")) {
       std::fprintf(stderr, "vyre-certify validate: unknown option `%s`\nusage: %.*s\n", arg.c_str(),
@@ -101,8 +112,15 @@ int run_validate(std::span<const std::string> args) {
   return exit_code;
 }
 
-const bool registered =
-    register_command({"validate", "validate programs (rules V001-V040)", kUsage, run_validate});
+/// "validate programs (rules V001-V040)", the range read from the rule table.
+std::string summary() {
+  const std::span<const RuleId> rules = all_rules();
+  return "validate programs (rules " + std::string(name_of(rules.front())) + "-" +
+         std::string(name_of(rules.back())) + ")";
+}
+
+const std::string kSummary = summary();
+const bool registered = register_command({"validate", kSummary, kUsage, run_validate});
 
 }  // namespace
 }  // namespace vyre::cli

@@ -33,6 +33,41 @@ expect_equal("${message}"
 run_cli(0 json err validate --json valid.vyre)
 expect_equal("${json}" "[]\n" "JSON of a valid program")
 
+# Names holding a newline, NUL, terminal escape or bytes that are not UTF-8
+# are spelled with the text format's escapes: one printable line each, and
+# V003 points at `workgroup_size`.
+file(READ ${DATA}/escaped_names.expected escaped_expected)
+run_cli(1 out err validate escaped_names.vyre)
+expect_equal("${out}" "${escaped_expected}" "validate escaped_names.vyre")
+# As JSON (it used to abort on the first byte that is not UTF-8): it parses,
+# and the messages are the same text.
+run_cli(1 json err validate --json escaped_names.vyre)
+string(JSON count LENGTH "${json}")
+expect_equal("${count}" "5" "number of JSON diagnostics of escaped_names.vyre")
+string(JSON message GET "${json}" 0 message)
+expect_equal("${message}"
+             "vyre IR validation: duplicate buffer name `\"\\xff\\x00a\"`. Fix: each buffer must have a unique name."
+             "first JSON message of escaped_names.vyre")
+string(JSON message GET "${json}" 4 message)
+expect_contains("${message}" "store to non-writable buffer `\"raw\\xff\"`" "JSON V005 message")
+# A file name that is not UTF-8: its bad byte becomes U+FFFD in the JSON.
+string(ASCII 255 byte_ff)
+set(odd_dir ${CMAKE_CURRENT_BINARY_DIR}/validate_odd_names)
+file(REMOVE_RECURSE ${odd_dir})
+file(MAKE_DIRECTORY ${odd_dir})
+file(COPY_FILE ${DATA}/escaped_names.vyre "${odd_dir}/nope${byte_ff}.vyre")
+run_cli(1 json err validate --json "${odd_dir}/nope${byte_ff}.vyre")
+string(JSON file GET "${json}" 0 file)
+expect_equal("${file}" "${odd_dir}/nope�.vyre" "JSON file name that is not UTF-8")
+run_cli(2 json err validate --json "${odd_dir}/missing${byte_ff}.vyre")
+string(JSON message GET "${json}" 0 message)
+expect_match("${message}" "^cannot open" "missing file whose name is not UTF-8")
+file(REMOVE_RECURSE ${odd_dir})
+
+# A UTF-8 byte order mark at the start is skipped (spec/text/GRAMMAR.md).
+run_cli(0 out err validate bom.vyre)
+expect_equal("${out}" "" "validate bom.vyre")
+
 # Unparsable or unreadable input: exit 2 (over an invalid program's 1).
 run_cli(2 out err validate unparsable.vyre invalid.vyre)
 expect_match("${out}" "^unparsable\\.vyre:4:1: error: [^\n]+\ninvalid\\.vyre:7:3: V005: "
@@ -41,6 +76,11 @@ run_cli(2 out err validate no-such-file.vyre)
 expect_match("${out}" "^no-such-file\\.vyre:0:0: error: cannot open" "missing file")
 run_cli(2 out err validate)
 run_cli(2 out err validate --bogus valid.vyre)
+# `--` ends the options: `--json` after it is a file name.
+run_cli(2 out err validate -- --json)
+expect_match("${out}" "^--json:0:0: error: cannot open" "`--` ends the options")
+run_cli(0 out err validate -- valid.vyre)
+expect_equal("${out}" "" "validate -- valid.vyre")
 
 # The rule table.
 run_cli(0 out err rules)
@@ -54,6 +94,10 @@ string(JSON id GET "${json}" 8 id)
 string(JSON summary GET "${json}" 8 summary)
 expect_equal("${id}: ${summary}" "V009: Atomic targets a ReadWrite buffer" "ninth rule")
 run_cli(2 out err rules --bogus)
+
+# `--help` names the rule range from the rule table, not a hard-coded one.
+run_cli(0 out err --help)
+expect_match("${out}" "validate +validate programs \\(rules V001-V040\\)" "help line of validate")
 
 # Every example program is valid.
 file(GLOB examples ${EXAMPLES}/*.vyre)

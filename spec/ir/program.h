@@ -20,7 +20,7 @@ struct BufferDecl {
   /// Element count; required and positive for Workgroup buffers, 0 (sized by
   /// the host at dispatch) or a declared size otherwise.
   uint32_t count = 0;
-  SourceLoc loc;
+  SourceLoc loc = {};
 
   bool operator==(const BufferDecl& o) const {
     return name == o.name && binding == o.binding && access == o.access && element == o.element &&
@@ -33,6 +33,12 @@ struct Program {
   std::vector<BufferDecl> buffers;
   std::array<uint32_t, 3> workgroup_size = {1, 1, 1};
   Body entry;
+  /// Where the `program` keyword stands; the location of whole-program facts (V019).
+  SourceLoc loc = {};
+  /// Where `workgroup_size` was written; unknown when the text left the
+  /// default. Both locations have `= {}` so that the many `Program{buffers,
+  /// size, entry}` initialisers need not name them (-Wmissing-field-initializers).
+  SourceLoc workgroup_size_loc = {};
 
   /// The declaration of `name`, or nullptr.
   const BufferDecl* buffer(std::string_view name) const;

@@ -97,6 +97,37 @@ TEST(TextLimits, AMillionStatementsParseAndPrint) {
   EXPECT_GT(printed.size(), text.size());
 }
 
+/// `program { let x = call f(1,1,...,1) }` with `args` arguments: args + 2 nodes.
+std::string wide_call(size_t args) {
+  return "program { let x = call f(" + repeat("1,", args - 1) + "1) }";
+}
+
+TEST(TextLimits, NodesAreAcceptedUpToTheCapAndRefusedPastIt) {
+  // The let, the call and its arguments: exactly kMaxTextNodes parses.
+  Result<Program> at_cap = parse_program(wide_call(kMaxTextNodes - 2));
+  ASSERT_TRUE(at_cap.ok()) << at_cap.error().message;
+  Result<Program> past = parse_program(wide_call(kMaxTextNodes - 1));
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.error().message.find("more than 1000000 statements and expressions"),
+            std::string::npos)
+      << past.error().message;
+  // At the last argument: `program { let x = call f(` is 25 columns, and
+  // argument k starts at column 26 + 2 (k - 1).
+  EXPECT_EQ(past.error().loc.line, 1u);
+  EXPECT_EQ(past.error().loc.col, 26u + 2u * (kMaxTextNodes - 2));
+}
+
+TEST(TextLimits, ThirtyTwoMegabytesOfTinyExpressionsStopEarly) {
+  // 16 million arguments fit in 32 MiB; the parser must stop at the cap (the
+  // 999999th argument, column 2000022) rather than build them all.
+  std::string text = "program { let x = call f(" + repeat("1,", 16u << 20);
+  text.resize(kMaxTextBytes - 3, '1');
+  text += ") }";
+  Result<Program> p = parse_program(text);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().loc.col, 2000022u);
+}
+
 TEST(TextLimits, UnterminatedConstructsAtEndOfInput) {
   const char* const texts[] = {
       "program",

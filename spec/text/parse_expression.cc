@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "spec/ir/builder.h"
+#include "spec/text/names.h"
 #include "spec/text/parser.h"
 #include "spec/text/syntax_error.h"
 
@@ -23,6 +24,7 @@ std::string argument_count(size_t min, size_t max) {
 ExprPtr Parser::expression(std::string_view context) {
   Nesting nesting(*this, current().loc);
   SourceLoc loc = current().loc;
+  count_node(loc);
   switch (current().kind) {
     case TokenKind::Int:
       return literal();
@@ -139,7 +141,7 @@ ExprPtr Parser::id_expression(Keyword k) {
   } else if (at(TokenKind::Int)) {
     axis = u32_number("as an axis");
   } else {
-    fail_expected("an axis (x, y, z or a number)", context + ".");
+    fail_expected("an axis (x, y, z or a number)", "after `" + std::string(spelling_of(k)) + ".`");
   }
   if (k == Keyword::InvocationId) return make(expr::InvocationId{axis}, loc);
   if (k == Keyword::WorkgroupId) return make(expr::WorkgroupId{axis}, loc);
@@ -178,7 +180,11 @@ ExprPtr Parser::atomic_expression(AtomicOp op) {
 }
 
 std::vector<ExprPtr> Parser::arguments(std::string_view callee, size_t min, size_t max) {
-  std::string quoted = "`" + std::string(callee.substr(0, 40)) + "`";
+  // Spelled as the text format writes it, so a quoted op id holding a newline
+  // or a control byte keeps the message on one printable line.
+  std::string quoted = "`";
+  append_op_id(quoted, callee.substr(0, 40));
+  quoted += "`";
   SourceLoc open = expect(TokenKind::LParen, "after " + quoted + " (its argument list)").loc;
   std::vector<ExprPtr> args;
   if (at(TokenKind::RParen)) {

@@ -5,15 +5,18 @@
 namespace vyre::text {
 
 Program Parser::program() {
+  const SourceLoc keyword = current().loc;
   expect_keyword(Keyword::Program, "(a program starts with `program {`)");
   SourceLoc open = expect(TokenKind::LBrace, "after `program`").loc;
   Program program;
+  program.loc = keyword;
   bool have_workgroup_size = false;
   while (true) {
     if (at_keyword(Keyword::WorkgroupSize)) {
       SourceLoc loc = take().loc;
       if (have_workgroup_size) fail_at(loc, "`workgroup_size` is given twice; keep one");
       have_workgroup_size = true;
+      program.workgroup_size_loc = loc;
       program.workgroup_size = triple("workgroup_size");
     } else if (at_keyword(Keyword::Buffer)) {
       program.buffers.push_back(buffer_decl());

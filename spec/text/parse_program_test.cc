@@ -191,5 +191,28 @@ TEST(ParseProgram, StringEscapesInNames) {
   EXPECT_EQ(p.entry[0].as<node::Let>()->name, std::string("\0\"\\\n\t\x7f\xff\xc3\xa9", 9));
 }
 
+TEST(ParseProgram, RecordsWhereProgramAndWorkgroupSizeAreWritten) {
+  const Program p = parsed(
+      "# comment\n  program {\n  buffer a: u32 read_only @0\n    "
+      "workgroup_size(2, 1, 1)\n}");
+  EXPECT_EQ(p.loc.line, 2u);
+  EXPECT_EQ(p.loc.col, 3u);
+  EXPECT_EQ(p.workgroup_size_loc.line, 4u);
+  EXPECT_EQ(p.workgroup_size_loc.col, 5u);
+  EXPECT_FALSE(parsed("program { }").workgroup_size_loc.known());
+}
+
+TEST(ParseProgram, SkipsAUtf8ByteOrderMarkAtTheStartOnly) {
+  const Program with_mark = parsed("\xEF\xBB\xBFprogram { let x = 1 }");
+  EXPECT_EQ(with_mark, parsed("program { let x = 1 }"));
+  EXPECT_EQ(with_mark.entry[0].loc.col, 11u);  // columns as an editor shows them
+  const Result<Program> inside = parse_program("program { \xEF\xBB\xBF }");
+  ASSERT_FALSE(inside.ok());
+  EXPECT_EQ(inside.error().loc.col, 11u);
+  const Result<Program> twice = parse_program("\xEF\xBB\xBF\xEF\xBB\xBFprogram { }");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.error().loc.col, 1u);
+}
+
 }  // namespace
 }  // namespace vyre

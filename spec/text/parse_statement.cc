@@ -23,6 +23,7 @@ Body Parser::block(std::string_view owner) {
 
 Node Parser::statement() {
   SourceLoc loc = current().loc;
+  count_node(loc);
   if (at(TokenKind::LBrace)) return build::stmt(node::Block{block("a block")}, loc);
   if (at(TokenKind::String)) return name_statement();
   if (!at(TokenKind::Ident)) fail_expected("a statement", "");

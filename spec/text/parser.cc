@@ -31,6 +31,14 @@ Parser::Nesting::Nesting(Parser& parser, SourceLoc loc) : parser_(parser) {
   }
 }
 
+void Parser::count_node(SourceLoc loc) {
+  if (++node_count_ > kMaxTextNodes) {
+    fail_at(loc, "more than " + std::to_string(kMaxTextNodes) +
+                     " statements and expressions, the text format's limit (ten times V019's "
+                     "100000); split the program into smaller kernels");
+  }
+}
+
 Parser::Parser(std::string_view text) : lexer_(text), current_(lexer_.next()) {}
 
 void Parser::end_of_input(std::string_view after) {

@@ -53,6 +53,9 @@ class Parser {
   Token expect(TokenKind kind, std::string_view context);
   void expect_keyword(Keyword k, std::string_view context);
   [[noreturn]] void fail_expected(std::string_view expected, std::string_view context) const;
+  /// Counts one statement or expression starting at `loc`; throws past
+  /// kMaxTextNodes so memory stays bounded.
+  void count_node(SourceLoc loc);
 
   // Shared pieces (parser.cc).
   std::string name(std::string_view context);
@@ -93,6 +96,7 @@ class Parser {
   Token current_;
   std::optional<Token> lookahead_;
   uint32_t depth_ = 0;
+  uint32_t node_count_ = 0;
   size_t data_bytes_ = 0;
 };
 

@@ -10,6 +10,8 @@
 namespace vyre {
 namespace {
 
+constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
+
 template <typename T, typename Production>
 Result<T> parse_whole(std::string_view text, Production production) {
   if (text.size() > kMaxTextBytes) {
@@ -18,6 +20,9 @@ Result<T> parse_whole(std::string_view text, Production production) {
                      " bytes (32 MiB); split it",
                  {1, 1}};
   }
+  // A UTF-8 byte order mark, which some editors write, is not part of the
+  // text (GRAMMAR.md); skipping it keeps line 1's columns as editors show them.
+  if (text.starts_with(kUtf8ByteOrderMark)) text.remove_prefix(kUtf8ByteOrderMark.size());
   try {
     text::Parser parser(text);
     T value = production(parser);

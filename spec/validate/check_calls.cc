@@ -8,6 +8,14 @@
 #include "spec/validate/walk.h"
 
 namespace vyre {
+namespace {
+
+/// "1 argument", "2 arguments": V034's counts read as English.
+std::string argument_count(size_t n) {
+  return std::to_string(n) + (n == 1 ? " argument" : " arguments");
+}
+
+}  // namespace
 
 void check_calls(const ValidationContext& context, DiagnosticSink& sink) {
   CallDepths depths(context.ops);
@@ -26,8 +34,8 @@ void check_calls(const ValidationContext& context, DiagnosticSink& sink) {
     if (c->args.size() != op->arity) {
       sink.report(e, MessageId::CallArity,
                   {{"op_id", c->op_id},
-                   {"count", std::to_string(c->args.size())},
-                   {"arity", std::to_string(op->arity)}});
+                   {"passed", argument_count(c->args.size())},
+                   {"arity", argument_count(op->arity)}});
     }
     if (depths.of(*op) > kMaxCallDepth) sink.report(e, MessageId::CallDepthExceeded);
   });

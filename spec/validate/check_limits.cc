@@ -1,7 +1,7 @@
 // V018 V019 V030: the size and depth limits. Everything here uses explicit
 // stacks, never recursion, so that a program nested 10^5 deep or holding 10^6
 // nodes is measured without overflowing the stack; the recursive families run
-// only when these limits hold.
+// only on a tree whose measure says they can (TreeSize::walkable).
 #include <algorithm>
 #include <string>
 #include <unordered_map>
@@ -85,7 +85,7 @@ class ExpressionMeasurer {
 
 }  // namespace
 
-void check_limits(const ValidationContext& context, DiagnosticSink& sink) {
+TreeSize check_limits(const ValidationContext& context, DiagnosticSink& sink) {
   struct BodyFrame {
     const Body* body;
     size_t next;
@@ -94,7 +94,11 @@ void check_limits(const ValidationContext& context, DiagnosticSink& sink) {
   ExpressionMeasurer measurer;
   uint64_t node_count = 0;
   uint64_t deepest_nesting = 0;
+  // Enclosing bodies plus expression depth at the deepest point, counted as
+  // the parser counts nesting against kMaxTextNesting.
+  uint64_t deepest_walk = 0;
   const Node* first_too_deep = nullptr;
+  const Node* crosses_node_limit = nullptr;  // the statement whose nodes pass V019's limit
   std::vector<BodyFrame> stack = {{&context.program.entry, 0, 0}};
   while (!stack.empty()) {
     BodyFrame& top = stack.back();
@@ -105,15 +109,18 @@ void check_limits(const ValidationContext& context, DiagnosticSink& sink) {
     const Node& n = (*top.body)[top.next++];
     const uint64_t depth = top.depth;
     node_count = saturating_add(node_count, 1);
+    deepest_walk = std::max(deepest_walk, depth);
     for (size_t i = 0; i < operand_count(n); ++i) {
       const ExprPtr& root = operand(n, i);
       const TreeMeasure m = measurer.measure(root);
       node_count = saturating_add(node_count, m.size);
+      deepest_walk = std::max(deepest_walk, saturating_add(depth, m.depth));
       if (m.depth > kMaxExprDepth) {
         sink.report(*root, MessageId::ExpressionDepthExceeded,
                     {{"depth", std::to_string(m.depth)}});
       }
     }
+    if (node_count > kMaxNodeCount && crosses_node_limit == nullptr) crosses_node_limit = &n;
     if (body_count(n) == 0) continue;
     deepest_nesting = std::max(deepest_nesting, depth + 1);
     if (depth + 1 > kMaxNestingDepth && first_too_deep == nullptr) first_too_deep = &n;
@@ -124,7 +131,10 @@ void check_limits(const ValidationContext& context, DiagnosticSink& sink) {
     sink.report(*first_too_deep, MessageId::NestingDepthExceeded,
                 {{"depth", std::to_string(deepest_nesting)}});
   }
-  if (node_count > kMaxNodeCount) sink.report_program(MessageId::NodeCountExceeded);
+  if (crosses_node_limit != nullptr) {
+    sink.report_program(MessageId::NodeCountExceeded, crosses_node_limit);
+  }
+  return TreeSize{node_count, deepest_walk};
 }
 
 }  // namespace vyre

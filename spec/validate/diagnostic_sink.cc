@@ -47,10 +47,11 @@ void DiagnosticSink::report_buffer(size_t i, MessageId id, std::initializer_list
   add(index_.of_buffer(i), index_.program().buffers[i].loc, id, args);
 }
 void DiagnosticSink::report_workgroup_size(MessageId id, std::initializer_list<MessageArg> args) {
-  add(index_.of_workgroup_size(), SourceLoc{}, id, args);
+  add(index_.of_workgroup_size(), index_.program().workgroup_size_loc, id, args);
 }
-void DiagnosticSink::report_program(MessageId id, std::initializer_list<MessageArg> args) {
-  add(index_.of_program(), SourceLoc{}, id, args);
+void DiagnosticSink::report_program(MessageId id, const Node* at) {
+  const SourceLoc loc = at != nullptr && at->loc.known() ? at->loc : index_.program().loc;
+  add(index_.of_program(), loc, id, {});
 }
 
 void DiagnosticSink::add(uint64_t position, SourceLoc loc, MessageId id,

@@ -23,8 +23,8 @@ class ProgramIndex {
   /// only by number_tree().
   explicit ProgramIndex(const Program& program);
 
-  /// Numbers every statement and expression; call only once the limit checks
-  /// pass, since it recurses.
+  /// Numbers every statement and expression; call only on a tree check_limits
+  /// found walkable, since it recurses.
   void number_tree();
 
   /// The program being numbered.
@@ -57,8 +57,9 @@ class DiagnosticSink {
   void report_buffer(size_t i, MessageId id, std::initializer_list<MessageArg> args = {});
   /// A problem with the workgroup size.
   void report_workgroup_size(MessageId id, std::initializer_list<MessageArg> args = {});
-  /// A problem with the program as a whole.
-  void report_program(MessageId id, std::initializer_list<MessageArg> args = {});
+  /// A problem with the program as a whole, located at the statement `at`
+  /// where it shows (when that has a location) or else at `program`.
+  void report_program(MessageId id, const Node* at = nullptr);
 
   /// Number of diagnostics so far.
   size_t size() const { return found_.size(); }

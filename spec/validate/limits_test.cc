@@ -1,6 +1,6 @@
 // V017 V018 V019 V030 at their boundaries and far past them: huge or deep
-// programs are rejected with the limit rule, never a stack overflow, and the
-// recursive families do not run on them.
+// programs are rejected with the limit rule, never a stack overflow; the
+// recursive families still run on those shallow and small enough to walk.
 #include <gtest/gtest.h>
 
 #include "spec/validate/test_support.h"
@@ -105,13 +105,41 @@ TEST(Limits, EachTooDeepOperandIsReported) {
   EXPECT_EQ(rules_of(found), (std::vector<RuleId>{RuleId::V030, RuleId::V030}));
 }
 
-TEST(Limits, LimitsSkipTheRecursiveFamilies) {
-  // The undeclared variable is not reported: past a limit only the limit
-  // rules and the buffer and workgroup checks run.
+TEST(Limits, IndependentErrorsBesideALimitAreCollected) {
+  // Nested 70 deep (V018) yet shallow enough to walk: the undeclared
+  // variable inside is reported too.
   const std::vector<Diagnostic> found = validate(program_of(
       {storage("a", 0, BufferAccess::ReadWrite), storage("a", 1, BufferAccess::ReadWrite)},
       nested_blocks(70, {let("y", var("ghost"))}), {0, 1, 1}));
-  EXPECT_EQ(rules_of(found), (std::vector<RuleId>{RuleId::V001, RuleId::V003, RuleId::V018}));
+  EXPECT_EQ(rules_of(found),
+            (std::vector<RuleId>{RuleId::V001, RuleId::V003, RuleId::V018, RuleId::V006}));
+  // Past V030 and V019 the same.
+  const DeepExpression chain(200);
+  EXPECT_EQ(rules_of(validate(simple({let("x", chain.root()), let("y", var("ghost"))}))),
+            (std::vector<RuleId>{RuleId::V030, RuleId::V006}));
+  Body many(100001, barrier());
+  many.push_back(store("nope", u32(0), u32(1)));
+  EXPECT_EQ(rules_of(validate(simple(std::move(many)))),
+            (std::vector<RuleId>{RuleId::V019, RuleId::V004}));
+}
+
+TEST(Limits, TreesTooDeepOrBigToWalkSkipTheRecursiveFamilies) {
+  // The recursive families walk as deep as the text format nests
+  // (kMaxTextNesting: 511 blocks around a 1-deep expression), no deeper.
+  EXPECT_EQ(rules_and_dismantle(simple(nested_blocks(511, {let("y", var("ghost"))}))),
+            (std::vector<RuleId>{RuleId::V018, RuleId::V006}));
+  EXPECT_EQ(rules_and_dismantle(simple(nested_blocks(512, {let("y", var("ghost"))}))),
+            std::vector<RuleId>{RuleId::V018});
+  EXPECT_EQ(rules_and_dismantle(simple(nested_blocks(100000, {let("y", var("ghost"))}))),
+            (std::vector<RuleId>{RuleId::V018, RuleId::V019}));
+  // Nor past ten times V019's limit, counting shared subexpressions per use.
+  Body many(1000000, barrier());
+  many.push_back(let("y", var("ghost")));
+  EXPECT_EQ(rules_of(validate(simple(std::move(many)))), std::vector<RuleId>{RuleId::V019});
+  ExprPtr e = u32(1);
+  for (int i = 0; i < 30; ++i) e = add(e, e);
+  EXPECT_EQ(rules_of(validate(simple({let("x", e), let("y", var("ghost"))}))),
+            std::vector<RuleId>{RuleId::V019});
 }
 
 TEST(Limits, CallDepthBoundaryIs32) {

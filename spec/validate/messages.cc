@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "spec/text/names.h"
+
 namespace vyre {
 namespace {
 
@@ -20,6 +22,22 @@ constexpr std::array kMessages = {
 #include "spec/validate/messages.def"
 #undef X
 };
+
+/// An argument's text as the message shows it. Names and op ids are IR
+/// strings that may hold any byte; they are spelled as the text format writes
+/// them, escapes included, so a message stays one line of printable text that
+/// reads back as the name it shows.
+std::string shown(const MessageArg& arg) {
+  std::string out;
+  if (arg.key == "name") {
+    text::append_name(out, arg.value);
+  } else if (arg.key == "op_id") {
+    text::append_op_id(out, arg.value);
+  } else {
+    out = arg.value;
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -52,7 +70,11 @@ std::string render(MessageId id, std::initializer_list<MessageArg> args) {
       if (candidate.key == key) arg = &candidate;
     }
     // A missing argument keeps its placeholder, which the message tests catch.
-    out.append(arg != nullptr ? std::string_view(arg->value) : text.substr(open, close - open + 1));
+    if (arg != nullptr) {
+      out.append(shown(*arg));
+    } else {
+      out.append(text.substr(open, close - open + 1));
+    }
     pos = close + 1;
   }
   return out;

@@ -31,7 +31,9 @@ std::string_view template_of(MessageId id);
 /// Every message in table order.
 std::span<const MessageId> all_messages();
 
-/// The template with every `<key>` replaced by its argument's value.
+/// The template with every `<key>` replaced by its argument's value; the
+/// values of `<name>` and `<op_id>` are spelled as the text format writes
+/// them (bare or quoted with escapes), so every message is printable.
 std::string render(MessageId id, std::initializer_list<MessageArg> args = {});
 
 }  // namespace vyre

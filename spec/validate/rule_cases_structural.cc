@@ -183,8 +183,8 @@ std::vector<RuleCase> structural_rule_cases() {
                simple({if_(u32(1), {store("out", u32(0), u32(1)), ret()})})});
   c.push_back({"V034_CallArity", R::V034, M::CallArity,
                simple({let("x", call("primitive.add", {u32(1)}))}),
-               "vyre IR validation: call to `primitive.add` passes 1 arguments but the op takes 2. "
-               "Fix: pass exactly 2 arguments.",
+               "vyre IR validation: call to `primitive.add` passes 1 argument but the op takes 2 "
+               "arguments. Fix: pass exactly 2 arguments.",
                simple({let("x", call("primitive.add", {u32(1), u32(2)}))})});
   c.push_back({"V038_PlannedBufferElement", R::V038, M::PlannedBufferElement,
                program_of({storage("f", 0, A::ReadOnly, DataType::F32)}, {}),

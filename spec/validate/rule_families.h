@@ -1,11 +1,12 @@
 // The rule families of the validator, SPIRV-Tools style: one file each, one
 // signature, called in order by validator.cc. Structural families come
-// first; the tree families run only once check_limits found nothing, because
-// they recurse over the tree.
+// first; the tree families run only on a tree check_limits found walkable,
+// because they recurse over it.
 #pragma once
 
 #include "spec/ir/op_registry.h"
 #include "spec/ir/program.h"
+#include "spec/text/text_format.h"
 #include "spec/validate/buffer_table.h"
 #include "spec/validate/diagnostic_sink.h"
 
@@ -25,9 +26,26 @@ using RuleFamily = void (*)(const ValidationContext& context, DiagnosticSink& si
 void check_buffer_decls(const ValidationContext& context, DiagnosticSink& sink);
 /// V003: the workgroup size.
 void check_workgroup_size(const ValidationContext& context, DiagnosticSink& sink);
+/// How big and deep the statement and expression tree is, as the recursive
+/// tree families would walk it.
+struct TreeSize {
+  /// Statements plus expressions, a shared subexpression once per use (saturating).
+  uint64_t nodes = 0;
+  /// Deepest recursion of a walk: enclosing bodies plus expression depth.
+  uint64_t depth = 0;
+
+  /// True when the recursive families can walk the tree safely and quickly,
+  /// limits or not: no deeper than the text format lets a file nest (the
+  /// parser and destructors recurse that deep too) and no more nodes than a
+  /// text may hold (kMaxTextNodes, ten times V019's limit). So every program
+  /// read from text is checked in full, while a huge or DAG-shared tree built
+  /// in code is not walked node by node.
+  bool walkable() const { return depth <= kMaxTextNesting && nodes <= kMaxTextNodes; }
+};
+
 /// V018 V019 V030: size and depth limits, without recursion (explicit stacks),
-/// so that any program, however deep, is measured safely.
-void check_limits(const ValidationContext& context, DiagnosticSink& sink);
+/// so that any program, however deep, is measured safely. Returns the measure.
+TreeSize check_limits(const ValidationContext& context, DiagnosticSink& sink);
 
 /// V040: every required operand slot holds an expression.
 void check_operands_present(const ValidationContext& context, DiagnosticSink& sink);

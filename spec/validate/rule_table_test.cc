@@ -105,5 +105,32 @@ TEST(SeedAgreement, SeedRulesKeepTheSeedTextCharacterForCharacter) {
   }
 }
 
+// The other direction: every message the seed gives a rule is in the table
+// under that rule, so a message dropped from messages.def (or moved to the
+// wrong rule, as V025's copy of V009's text could be) is caught.
+TEST(SeedAgreement, EverySeedMessageIsInTheTableUnderItsRule) {
+  const std::filesystem::path seed =
+      std::filesystem::path(VYRE_SEEDS_DIR) / "004_3572caad57990d88.txt";
+  if (!std::filesystem::exists(seed)) GTEST_SKIP() << seed << " is not there";
+  std::istringstream lines(read_text(seed));
+  std::string line;
+  std::string section;  // "V001" ... of the `## VNNN:` heading above the line
+  size_t seed_messages = 0;
+  while (std::getline(lines, line)) {
+    if (line.starts_with("## V") && line.size() > 7 && line[7] == ':') section = line.substr(3, 4);
+    if (!line.starts_with("vyre IR validation: ") || line.find("<problem>") != std::string::npos) {
+      continue;
+    }
+    ++seed_messages;
+    bool in_table = false;
+    for (MessageId id : all_messages()) {
+      in_table = in_table || (template_of(id) == line && name_of(rule_of(id)) == section);
+    }
+    EXPECT_TRUE(in_table) << section << ": " << line;
+  }
+  // 25 rules, V004 with four messages and V006 with two: 29 (hand count).
+  EXPECT_EQ(seed_messages, 29u);
+}
+
 }  // namespace
 }  // namespace vyre

@@ -1,6 +1,6 @@
 // The driver: runs the rule families in order and returns what they found in
-// program order. Structural families first; check_limits next, and only if it
-// finds nothing do the tree families run, since they recurse over the tree.
+// program order. Structural families first; check_limits next, then the tree
+// families, which recurse, on any tree check_limits measured as walkable.
 #include "spec/validate/validator.h"
 
 #include "spec/validate/rule_families.h"
@@ -24,9 +24,10 @@ std::vector<Diagnostic> validate(const Program& program, const OpRegistry& ops) 
   ProgramIndex index(program);
   DiagnosticSink sink(index);
   for (RuleFamily family : kStructuralFamilies) family(context, sink);
-  const size_t before_limits = sink.size();
-  check_limits(context, sink);
-  if (sink.size() == before_limits) {
+  // Past a limit the tree families still run while the tree is small and
+  // shallow enough to recurse over, so errors independent of the limit (an
+  // undeclared variable beside a 100-deep nesting) are still collected.
+  if (check_limits(context, sink).walkable()) {
     index.number_tree();
     for (RuleFamily family : kTreeFamilies) family(context, sink);
   }

@@ -151,6 +151,80 @@ TEST(Validator, EachZeroWorkgroupAxisIsReported) {
             "1.");
 }
 
+TEST(Validator, WorkgroupSizeDiagnosticsPointAtWorkgroupSize) {
+  Program p = program_of(in_out(), {}, {1, 0, 0});
+  p.workgroup_size_loc = SourceLoc{3, 5};
+  const std::vector<Diagnostic> found = validate(p);
+  ASSERT_EQ(rules_of(found), (std::vector<RuleId>{R::V003, R::V003}));
+  for (const Diagnostic& d : found) {
+    EXPECT_EQ(d.loc.line, 3u);
+    EXPECT_EQ(d.loc.col, 5u);
+  }
+}
+
+TEST(Validator, NodeCountPointsAtTheStatementThatCrossesTheLimit) {
+  // Each `let` is 2 nodes: the 50000th brings the count to exactly 100000,
+  // the 50001st (at line 50002) past it.
+  Program p = simple({});
+  p.loc = SourceLoc{1, 1};
+  for (uint32_t i = 1; i <= 50005; ++i) {
+    p.entry.push_back(stmt(node::Let{"x" + std::to_string(i), u32(1)}, SourceLoc{i + 1, 3}));
+  }
+  const std::vector<Diagnostic> found = validate(p);
+  ASSERT_EQ(rules_of(found), std::vector<RuleId>{R::V019});
+  EXPECT_EQ(found[0].loc.line, 50002u);
+  EXPECT_EQ(found[0].loc.col, 3u);
+  // Built in code, the statements have no location: the program's is used.
+  Program unlocated = simple(Body(100001, barrier()));
+  unlocated.loc = SourceLoc{2, 7};
+  const std::vector<Diagnostic> at_program = validate(unlocated);
+  ASSERT_EQ(rules_of(at_program), std::vector<RuleId>{R::V019});
+  EXPECT_EQ(at_program[0].loc.line, 2u);
+  EXPECT_EQ(at_program[0].loc.col, 7u);
+}
+
+TEST(Validator, NamesAreShownWithTheTextFormatsEscapes) {
+  // A newline, NUL, terminal escape or invalid UTF-8 byte in a name must not
+  // split, cut or colour the diagnostic line: the name is spelled as the text
+  // format writes it (spec/text/GRAMMAR.md, Names).
+  const std::string name("ev\0il\n\x1b[31m\xff", 12);
+  const Program p = simple({let("y", var(name)), let("z", var("plain")), let("if", var("if"))});
+  const std::vector<Diagnostic> found = validate(p);
+  ASSERT_EQ(rules_of(found), (std::vector<RuleId>{R::V006, R::V006, R::V006}));
+  EXPECT_EQ(
+      found[0].message,
+      "vyre IR validation: reference to undeclared variable `\"ev\\x00il\\n\\x1b[31m\\xff\"`. "
+      "Fix: add `let \"ev\\x00il\\n\\x1b[31m\\xff\" = ...;` before this use.");
+  EXPECT_EQ(found[1].message,
+            "vyre IR validation: reference to undeclared variable `plain`. Fix: add `let plain = "
+            "...;` before this use.");
+  // A reserved word is quoted, as `let` needs it to be.
+  EXPECT_EQ(found[2].message,
+            "vyre IR validation: reference to undeclared variable `\"if\"`. Fix: add `let \"if\" = "
+            "...;` before this use.");
+}
+
+TEST(Validator, OpIdsAreShownWithTheTextFormatsEscapes) {
+  const std::vector<Diagnostic> found = validate(simple({let("x", call("no\nsuch", {}))}));
+  ASSERT_EQ(rules_of(found), std::vector<RuleId>{R::V016});
+  EXPECT_EQ(found[0].message,
+            "vyre IR validation: V016: unknown op `\"no\\nsuch\"`. Fix: use a registered op id or "
+            "add the op to core::ops::*.");
+}
+
+TEST(Validator, CallArityCountsReadAsEnglish) {
+  const std::vector<Diagnostic> found =
+      validate(simple({let("x", call("primitive.popcount", {u32(1), u32(2)})),
+                       let("y", call("primitive.popcount", {}))}));
+  ASSERT_EQ(rules_of(found), (std::vector<RuleId>{R::V034, R::V034}));
+  EXPECT_EQ(found[0].message,
+            "vyre IR validation: call to `primitive.popcount` passes 2 arguments but the op takes "
+            "1 argument. Fix: pass exactly 1 argument.");
+  EXPECT_EQ(found[1].message,
+            "vyre IR validation: call to `primitive.popcount` passes 0 arguments but the op takes "
+            "1 argument. Fix: pass exactly 1 argument.");
+}
+
 TEST(Validator, SharedSubexpressionIsCheckedAtEachUse) {
   const ExprPtr bad = load("nope", u32(0));
   const Program p = simple({let("a", bad), let("b", bad)});
