@@ -44,6 +44,9 @@ struct Capabilities {
   uint32_t max_workgroup_invocations = 0;
   std::array<uint32_t, 3> max_workgroup_size = {0, 0, 0};
   std::array<uint32_t, 3> max_workgroup_count = {0, 0, 0};
+  /// Most invocations (workgroup size x grid, all axes) one dispatch may run; 0
+  /// if the backend sets no such limit.
+  uint64_t max_dispatch_invocations = 0;
   uint64_t max_storage_buffer_bytes = 0;
   uint64_t max_uniform_buffer_bytes = 0;
   uint64_t max_workgroup_memory_bytes = 0;

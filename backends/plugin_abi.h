@@ -68,8 +68,10 @@ typedef int32_t vyre_status;
 #define VYRE_STATUS_BAD_OUTPUT 5    /* The device produced malformed output. */
 #define VYRE_STATUS_ERROR 6         /* Any other failure; explain it in the message. */
 
-/* What the device offers; fields mirror vyre::Capabilities. The host zeroes
- * it before probe(); strings are NUL-terminated within their arrays. */
+/* What the device offers; fields mirror vyre::Capabilities, except
+ * max_dispatch_invocations, which version 1 cannot carry (a plugin reports no
+ * such limit; backends/PLUGINS.md says why). The host zeroes it before
+ * probe(); strings are NUL-terminated within their arrays. */
 typedef struct vyre_capabilities {
   char device_name[VYRE_PLUGIN_TEXT_CAPACITY];
   char driver[VYRE_PLUGIN_TEXT_CAPACITY]; /* Driver name and version. */

@@ -41,13 +41,18 @@ std::string describe(const std::vector<reference::Violation>& violations) {
   return text;
 }
 
+/// Most invocations one dispatch may run: the interpreter's default
+/// RunOptions limit, and never past 2^32 - 1 (invocation ids are u32).
+uint64_t dispatch_invocation_limit() {
+  return std::min<uint64_t>(reference::RunOptions{}.max_invocations, uint64_t{0xFFFFFFFF});
+}
+
 /// Why the interpreter will not run `grid` of `program`'s workgroups: more
 /// invocations than it takes (a limit of this backend, so NotSupported);
 /// nullopt when it will, or when the grid has an empty axis (a host error
 /// run() reports).
 std::optional<std::string> past_invocation_limit(const Program& program, const Grid& grid) {
-  const uint64_t limit =
-      std::min<uint64_t>(reference::RunOptions{}.max_invocations, uint64_t{0xFFFFFFFF});
+  const uint64_t limit = dispatch_invocation_limit();
   uint64_t total = 1;
   bool overflow = false;
   for (size_t axis = 0; axis < 3; ++axis) {
@@ -76,6 +81,7 @@ class ReferenceBackend final : public Backend {
         static_cast<uint32_t>(std::min<uint64_t>(limits.max_invocations, kNoLimit));
     caps.max_workgroup_size = {kNoLimit, kNoLimit, kNoLimit};
     caps.max_workgroup_count = {kNoLimit, kNoLimit, kNoLimit};
+    caps.max_dispatch_invocations = dispatch_invocation_limit();
     caps.max_storage_buffer_bytes = limits.max_memory_bytes;
     caps.max_uniform_buffer_bytes = 65536;
     caps.max_workgroup_memory_bytes = limits.max_memory_bytes;

@@ -1,6 +1,7 @@
 // The reference adapter: outputs pass through, invalid programs are compile
 // errors, a non-conforming run is Status::Error carrying the violation, and a
-// run past the interpreter's invocation limit is Status::NotSupported.
+// run past the interpreter's invocation limit is Status::NotSupported, and
+// probe() reports that limit.
 #include "backends/reference_backend.h"
 
 #include <gtest/gtest.h>
@@ -66,6 +67,12 @@ TEST(ReferenceBackend, InterpreterErrorIsAnError) {
   DispatchOutcome run = backend->dispatch(*compiled.program, {}, Grid{});  // "out" is missing.
   EXPECT_EQ(run.status, Status::Error);
   EXPECT_NE(run.message.find("out"), std::string::npos) << run.message;
+}
+
+TEST(ReferenceBackend, ProbeReportsTheLimitOnInvocationsPerDispatch) {
+  // RunOptions::max_invocations is 2^26 (reference/interpreter.h): the limit is
+  // on the product of every axis, so the per-axis counts cannot express it.
+  EXPECT_EQ(make_reference_backend({})->probe().max_dispatch_invocations, uint64_t{1} << 26);
 }
 
 TEST(ReferenceBackend, RunPastTheInvocationLimitIsNotSupported) {

@@ -1,7 +1,9 @@
 #include "archetypes/dataflow/dataflow_engine.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
+#include <vector>
 
 #include "archetypes/dataflow/dataflow_programs.h"
 #include "archetypes/support/host_words.h"
@@ -31,6 +33,43 @@ uint64_t words_per_source(const DataflowInput& input) {
 
 uint64_t groups_for(uint64_t invocations) {
   return std::max<uint64_t>(1, (invocations + kEngineWorkgroupSize - 1) / kEngineWorkgroupSize);
+}
+
+/// The grid of the seed dispatch: one invocation per source on x.
+std::array<uint64_t, 3> seed_grid(uint64_t sources) {
+  return {groups_for(sources), 1, 1};
+}
+
+/// The grid of a level dispatch: one invocation per frontier word on x, one
+/// row of workgroups per source on y.
+std::array<uint64_t, 3> level_grid(uint64_t words, uint64_t sources) {
+  return {groups_for(words), std::max<uint64_t>(sources, 1), 1};
+}
+
+/// `grid` as a dispatch grid. Every axis fits in u32 once validate_input has
+/// bounded sources * node_count to u32.
+Grid to_grid(const std::array<uint64_t, 3>& grid) {
+  return Grid{{static_cast<uint32_t>(grid[0]), static_cast<uint32_t>(grid[1]),
+               static_cast<uint32_t>(grid[2])}};
+}
+
+/// Invocations of `grid` workgroups of `workgroup_size`; UINT64_MAX if the
+/// product overflows.
+uint64_t invocations_of(const std::array<uint32_t, 3>& workgroup_size,
+                        const std::array<uint64_t, 3>& grid) {
+  uint64_t total = 1;
+  for (size_t axis = 0; axis < 3; ++axis) {
+    if (__builtin_mul_overflow(total, uint64_t{workgroup_size[axis]}, &total) ||
+        __builtin_mul_overflow(total, grid[axis], &total)) {
+      return UINT64_MAX;
+    }
+  }
+  return total;
+}
+
+template <typename T>
+std::string axes(const std::array<T, 3>& a) {
+  return str(a[0]) + " x " + str(a[1]) + " x " + str(a[2]);
 }
 
 Error dispatch_error(std::string_view what, const DispatchOutcome& outcome) {
@@ -69,6 +108,38 @@ void set_level(BufferSet& state, uint32_t level) {
   state[std::string(kParams)] = to_bytes(params);
 }
 
+/// Level dispatches a run makes at most: none without sources, and no BFS
+/// level past node_count - 1 adds a node, which bounds the loop even for
+/// max_depth = 2^32 - 1 (the changed flag normally ends it much sooner).
+uint32_t level_dispatches(const DataflowInput& input) {
+  if (input.sources.empty()) return 0;
+  return std::min(input.max_depth, input.graph.node_count);
+}
+
+/// One kind of dispatch a run makes: which program, its workgroup size, its grid.
+struct PlannedDispatch {
+  std::string_view program;
+  std::array<uint32_t, 3> workgroup_size;
+  std::array<uint64_t, 3> grid;
+};
+
+/// The dispatches of a run over `sources` sources of `words` bitmap words
+/// each: the seed, then (when `levels`) the level program, every level alike.
+std::vector<PlannedDispatch> plan(const std::array<uint32_t, 3>& seed_workgroup,
+                                  const std::array<uint32_t, 3>& level_workgroup, uint64_t sources,
+                                  uint64_t words, bool levels) {
+  std::vector<PlannedDispatch> planned = {{"seed", seed_workgroup, seed_grid(sources)}};
+  if (levels) planned.push_back({"level", level_workgroup, level_grid(words, sources)});
+  return planned;
+}
+
+/// Whether every dispatch in `planned` runs at most `limit` invocations.
+bool within(const std::vector<PlannedDispatch>& planned, uint64_t limit) {
+  return std::all_of(planned.begin(), planned.end(), [&](const PlannedDispatch& d) {
+    return invocations_of(d.workgroup_size, d.grid) <= limit;
+  });
+}
+
 }  // namespace
 
 Result<DataflowEngine> DataflowEngine::create(Backend& backend, TransferFunction transfer) {
@@ -80,12 +151,16 @@ Result<DataflowEngine> DataflowEngine::create(Backend& backend, TransferFunction
   engine.backend_ = &backend;
   engine.limits_ = backend.probe();
   engine.transfer_ = std::move(transfer);
-  CompileOutcome seed = backend.compile(seed_program());
+  const Program seed_ir = seed_program();
+  const Program level_ir = level_program(engine.transfer_);
+  engine.seed_workgroup_ = seed_ir.workgroup_size;
+  engine.level_workgroup_ = level_ir.workgroup_size;
+  CompileOutcome seed = backend.compile(seed_ir);
   if (seed.status != Status::Ok) {
     return Error{"dataflow engine: the seed program did not compile on " + backend.name() + ": " +
                  std::string(name_of(seed.status)) + ": " + seed.message};
   }
-  CompileOutcome level = backend.compile(level_program(engine.transfer_));
+  CompileOutcome level = backend.compile(level_ir);
   if (level.status != Status::Ok) {
     return Error{"dataflow engine: the level program with transfer function '" +
                  engine.transfer_.name + "' did not compile on " + backend.name() + ": " +
@@ -94,6 +169,69 @@ Result<DataflowEngine> DataflowEngine::create(Backend& backend, TransferFunction
   engine.seed_ = std::move(seed.program);
   engine.level_ = std::move(level.program);
   return engine;
+}
+
+Result<Ok> DataflowEngine::check_dispatches(const DataflowInput& input) const {
+  const uint64_t sources = input.sources.size();
+  const uint64_t words = words_per_source(input);
+  const bool levels = level_dispatches(input) != 0;
+  const auto planned_for = [&](uint64_t n) {
+    return plan(seed_workgroup_, level_workgroup_, n, words, levels);
+  };
+  const std::string device = backend_->name() + "'s ";
+  for (const PlannedDispatch& d : planned_for(sources)) {
+    const std::string what = "the " + std::string(d.program) + " dispatch";
+    const uint64_t per_workgroup = invocations_of(d.workgroup_size, {1, 1, 1});
+    const auto past = [](uint64_t need, uint64_t limit) { return limit != 0 && need > limit; };
+    bool too_wide = past(per_workgroup, limits_.max_workgroup_invocations);
+    bool too_many = false;
+    for (size_t axis = 0; axis < 3; ++axis) {
+      too_wide = too_wide || past(d.workgroup_size[axis], limits_.max_workgroup_size[axis]);
+      too_many = too_many || past(d.grid[axis], limits_.max_workgroup_count[axis]);
+    }
+    if (too_wide) {
+      return rejected(
+          what + " has workgroups of " + axes(d.workgroup_size) + " invocations, past " + device +
+              "max_workgroup_size = " + axes(limits_.max_workgroup_size) +
+              " or max_workgroup_invocations = " + str(limits_.max_workgroup_invocations),
+          "run the engine on a backend that takes workgroups of " + str(per_workgroup) +
+              " invocations");
+    }
+    if (too_many) {
+      return rejected(what + " needs a grid of " + axes(d.grid) + " workgroups, past " + device +
+                          "max_workgroup_count = " + axes(limits_.max_workgroup_count),
+                      "split the sources into smaller runs or use a smaller graph");
+    }
+    const uint64_t limit = limits_.max_dispatch_invocations;
+    const uint64_t invocations = invocations_of(d.workgroup_size, d.grid);
+    if (limit != 0 && invocations > limit) {
+      // The most sources whose every dispatch fits: fewer sources never need
+      // more invocations, so a binary search over [0, sources) finds it.
+      uint64_t fits = 0;
+      for (uint64_t lo = 1, hi = sources == 0 ? 0 : sources - 1; lo <= hi;) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (within(planned_for(mid), limit)) {
+          fits = mid;
+          lo = mid + 1;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      uint64_t one_source = 0;
+      for (const PlannedDispatch& p : planned_for(1)) {
+        one_source = std::max(one_source, invocations_of(p.workgroup_size, p.grid));
+      }
+      return rejected(
+          what + " runs " + str(invocations) + " invocations (workgroups of " +
+              axes(d.workgroup_size) + " on a grid of " + axes(d.grid) + "), past " + device +
+              "max_dispatch_invocations = " + str(limit),
+          fits != 0 ? "split the sources into runs of at most " + str(fits) + " sources"
+                    : "even one source needs " + str(one_source) +
+                          " invocations in one dispatch; use a smaller graph or a backend that "
+                          "runs that many");
+    }
+  }
+  return Ok{};
 }
 
 Result<Ok> DataflowEngine::check(const DataflowInput& input) const {
@@ -130,17 +268,7 @@ Result<Ok> DataflowEngine::check(const DataflowInput& input) const {
                         str(kMaxStagedBytes) + " bytes staged on the host per dispatch",
                     "split the sources into smaller runs");
   }
-  const auto& counts = limits_.max_workgroup_count;
-  const uint64_t level_x = groups_for(words_per_source(input));
-  const uint64_t seed_x = groups_for(sources);
-  if ((counts[0] != 0 && std::max(level_x, seed_x) > counts[0]) ||
-      (counts[1] != 0 && std::max<uint64_t>(sources, 1) > counts[1])) {
-    return rejected("the grids need " + str(std::max(level_x, seed_x)) + " x " +
-                        str(std::max<uint64_t>(sources, 1)) + " workgroups, past " +
-                        backend_->name() + "'s max_workgroup_count = " + str(counts[0]) + " x " +
-                        str(counts[1]),
-                    "split the sources into smaller runs or use a smaller graph");
-  }
+  if (auto ok = check_dispatches(input); !ok) return ok.error();
   if (limits_.max_uniform_buffer_bytes != 0 &&
       kEngineParamCount * 4 > limits_.max_uniform_buffer_bytes) {
     return rejected("params needs 20 uniform bytes, past " + backend_->name() + "'s limit",
@@ -174,18 +302,15 @@ Result<DataflowResult> DataflowEngine::run(const DataflowInput& input) const {
       to_bytes(std::vector<uint32_t>{num_sources, g.node_count, wps, 0, capacity});
 
   DataflowResult result;
-  const Grid seed_grid{{static_cast<uint32_t>(groups_for(num_sources)), 1, 1}};
-  DispatchOutcome seeded = backend_->dispatch(*seed_, state, seed_grid);
+  DispatchOutcome seeded = backend_->dispatch(*seed_, state, to_grid(seed_grid(num_sources)));
   if (seeded.status != Status::Ok) return dispatch_error("seed", seeded);
   if (auto ok = carry(state, std::move(seeded.outputs)); !ok) return ok.error();
 
-  const Grid level_grid{{static_cast<uint32_t>(groups_for(wps)), std::max(num_sources, 1u), 1}};
-  // No BFS level past node_count - 1 adds a node, so this bounds the loop even
-  // for max_depth = 2^32 - 1; the changed flag normally ends it much sooner.
-  const uint32_t last_level = std::min(input.max_depth, g.node_count);
-  for (uint32_t level = 0; level < last_level && num_sources != 0; ++level) {
+  const Grid grid = to_grid(level_grid(wps, num_sources));
+  const uint32_t levels = level_dispatches(input);
+  for (uint32_t level = 0; level < levels; ++level) {
     set_level(state, level);
-    DispatchOutcome stepped = backend_->dispatch(*level_, state, level_grid);
+    DispatchOutcome stepped = backend_->dispatch(*level_, state, grid);
     if (stepped.status != Status::Ok) return dispatch_error("level", stepped);
     ++result.levels;
     if (auto ok = carry(state, std::move(stepped.outputs)); !ok) return ok.error();

@@ -5,6 +5,7 @@
 // Every input check runs before the first dispatch.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -49,9 +50,15 @@ class DataflowEngine {
  private:
   DataflowEngine() = default;
 
+  /// Checks the workgroup size, grid and invocation count of every dispatch a
+  /// run of `input` makes against the probed limits.
+  Result<Ok> check_dispatches(const DataflowInput& input) const;
+
   Backend* backend_ = nullptr;
   Capabilities limits_;
   TransferFunction transfer_;
+  std::array<uint32_t, 3> seed_workgroup_ = {0, 0, 0};
+  std::array<uint32_t, 3> level_workgroup_ = {0, 0, 0};
   std::shared_ptr<const CompiledProgram> seed_;
   std::shared_ptr<const CompiledProgram> level_;
 };

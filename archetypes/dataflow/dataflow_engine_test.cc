@@ -205,7 +205,91 @@ TEST(DataflowEngineValidation, BackendLimitsAreCheckedBeforeDispatch) {
   narrow.limits_.max_workgroup_count = {65535, 1, 1};
   DataflowInput two = example();
   two.sources = {0, 1};
-  expect_refused(narrow, two, "max_workgroup_count = 65535 x 1");
+  expect_refused(narrow, two,
+                 "the level dispatch needs a grid of 1 x 2 x 1 workgroups, past counting's "
+                 "max_workgroup_count = 65535 x 1 x 1");
+}
+
+TEST(DataflowEngineValidation, OutputCapacityPastTwoToTheThirtyTwoWords) {
+  CountingBackend backend;
+  DataflowInput in;
+  in.graph = *graph::to_csr(1u << 16, {});
+  in.graph.node_data.assign(1u << 16, 2);  // every node a sink
+  in.sources.assign((1u << 14) + 1, 0);
+  // (2^14 + 1) x 2^16 = 2^30 + 2^16 rows of 4 words: past 2^32 words.
+  expect_refused(backend, in, "output capacity overflow: 1073807360 finding rows");
+  DataflowInput asked = example();
+  asked.max_findings = (1u << 30) + 1;
+  expect_refused(backend, asked, "output capacity overflow: 1073741825 finding rows");
+}
+
+TEST(DataflowEngineValidation, BuffersPastTheStorageAndStagingLimits) {
+  DataflowInput in;
+  in.graph = *graph::to_csr(1u << 16, {});
+  in.graph.node_data.assign(1u << 16, 2);
+  in.sources.assign(1u << 14, 0);
+  // 2^14 x 2^16 = 2^30 finding rows of 16 bytes = 2^34 bytes.
+  CountingBackend reference;
+  expect_refused(reference, in,
+                 "findings needs 17179869184 bytes, past counting's max_storage_buffer_bytes = "
+                 "2147483648");
+  CountingBackend unbounded;
+  unbounded.limits_.max_storage_buffer_bytes = 0;
+  expect_refused(unbounded, in, "past the 2147483648 bytes staged on the host per dispatch");
+}
+
+TEST(DataflowEngineValidation, WorkgroupsPastTheBackendAreRefusedBeforeDispatch) {
+  CountingBackend few;
+  few.limits_.max_workgroup_invocations = 32;
+  expect_refused(few, example(),
+                 "the seed dispatch has workgroups of 64 x 1 x 1 invocations, past counting's");
+  CountingBackend narrow;
+  narrow.limits_.max_workgroup_size = {32, 1, 1};
+  expect_refused(narrow, example(), "max_workgroup_size = 32 x 1 x 1");
+}
+
+// The reference interpreter runs at most 2^26 invocations per dispatch, on all
+// axes together. 33 nodes need 2 words per source, so the level grid is
+// 1 x sources workgroups of 64: 64 x (2^20 + 1) = 67108928 invocations. The
+// seed dispatch (16385 workgroups of 64) fits, so without the check it ran and
+// the level dispatch failed.
+TEST(DataflowEngineValidation, InvocationsPastTheBackendLimitAreRefusedBeforeDispatch) {
+  CountingBackend backend;
+  ASSERT_EQ(backend.limits_.max_dispatch_invocations, uint64_t{1} << 26);
+  DataflowInput in;
+  in.graph = *graph::to_csr(33, {});
+  in.sources.assign((1u << 20) + 1, 0);
+  expect_refused(backend, in,
+                 "the level dispatch runs 67108928 invocations (workgroups of 64 x 1 x 1 on a "
+                 "grid of 1 x 1048577 x 1), past counting's max_dispatch_invocations = 67108864. "
+                 "Fix: split the sources into runs of at most 1048576 sources");
+  // 64 x 2^20 = 2^26 invocations: exactly the limit, accepted.
+  in.sources.pop_back();
+  auto engine = DataflowEngine::create(backend, *make_transfer("allow_all"));
+  ASSERT_TRUE(engine.ok()) << engine.error().message;
+  EXPECT_TRUE(engine->check(in).ok());
+  EXPECT_EQ(backend.dispatches, 0);
+}
+
+TEST(DataflowEngineValidation, InvocationLimitCoversOnlyTheDispatchesARunMakes) {
+  CountingBackend backend;
+  backend.limits_.max_dispatch_invocations = 128;
+  DataflowInput in = example();
+  in.sources = {0, 0, 0};
+  // Level: 3 rows of one workgroup of 64 = 192; 2 sources give 128.
+  expect_refused(backend, in, "the level dispatch runs 192 invocations");
+  expect_refused(backend, in, "runs of at most 2 sources");
+  // max_depth 0 makes no level dispatch; the seed (one workgroup of 64) fits.
+  in.max_depth = 0;
+  auto r = run(backend, in);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(backend.dispatches, 1);
+  CountingBackend tiny;
+  tiny.limits_.max_dispatch_invocations = 32;
+  expect_refused(tiny, example(),
+                 "the seed dispatch runs 64 invocations (workgroups of 64 x 1 x 1 on a grid of "
+                 "1 x 1 x 1), past counting's max_dispatch_invocations = 32. Fix: even one "
+                 "source needs 64 invocations in one dispatch");
 }
 
 TEST(DataflowEngine, DispatchFailuresAreReportedWithTheirStatus) {

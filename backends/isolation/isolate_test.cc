@@ -92,6 +92,7 @@ TEST_F(IsolateTest, RunsTheBackendInAnotherProcess) {
   EXPECT_NE(caps.driver, "pid " + std::to_string(::getpid()));
   EXPECT_EQ(caps.max_workgroup_size, (std::array<uint32_t, 3>{256, 128, 64}));
   EXPECT_EQ(caps.max_workgroup_count, (std::array<uint32_t, 3>{1000, 2000, 3000}));
+  EXPECT_EQ(caps.max_dispatch_invocations, uint64_t{1} << 24);
   EXPECT_EQ(caps.max_workgroup_memory_bytes, 1u << 15);
   EXPECT_EQ(caps.preferred_workgroup_size, 32u);
 }

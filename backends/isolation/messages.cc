@@ -42,6 +42,7 @@ void put_capabilities(WireWriter& w, const Capabilities& c) {
   w.u32(c.max_workgroup_invocations);
   put_axes(w, c.max_workgroup_size);
   put_axes(w, c.max_workgroup_count);
+  w.u64(c.max_dispatch_invocations);
   w.u64(c.max_storage_buffer_bytes);
   w.u64(c.max_uniform_buffer_bytes);
   w.u64(c.max_workgroup_memory_bytes);
@@ -57,6 +58,7 @@ Capabilities get_capabilities(WireReader& r) {
   c.max_workgroup_invocations = r.u32();
   c.max_workgroup_size = get_axes(r);
   c.max_workgroup_count = get_axes(r);
+  c.max_dispatch_invocations = r.u64();
   c.max_storage_buffer_bytes = r.u64();
   c.max_uniform_buffer_bytes = r.u64();
   c.max_workgroup_memory_bytes = r.u64();

@@ -19,6 +19,7 @@ TEST(Messages, HelloRoundTripsEveryCapability) {
   hello.capabilities.max_workgroup_invocations = 1024;
   hello.capabilities.max_workgroup_size = {1, 2, 3};
   hello.capabilities.max_workgroup_count = {4, 5, 6};
+  hello.capabilities.max_dispatch_invocations = (uint64_t{1} << 33) + 7;
   hello.capabilities.max_storage_buffer_bytes = uint64_t{1} << 40;
   hello.capabilities.max_uniform_buffer_bytes = 65536;
   hello.capabilities.max_workgroup_memory_bytes = 32768;
@@ -34,6 +35,7 @@ TEST(Messages, HelloRoundTripsEveryCapability) {
   EXPECT_EQ(c.max_workgroup_invocations, 1024u);
   EXPECT_EQ(c.max_workgroup_size, (std::array<uint32_t, 3>{1, 2, 3}));
   EXPECT_EQ(c.max_workgroup_count, (std::array<uint32_t, 3>{4, 5, 6}));
+  EXPECT_EQ(c.max_dispatch_invocations, (uint64_t{1} << 33) + 7);
   EXPECT_EQ(c.max_storage_buffer_bytes, uint64_t{1} << 40);
   EXPECT_EQ(c.max_uniform_buffer_bytes, 65536u);
   EXPECT_EQ(c.max_workgroup_memory_bytes, 32768u);

@@ -80,6 +80,9 @@ Result<Capabilities> probe_plugin_instance(const PluginInstance& instance) {
   caps.max_storage_buffer_bytes = raw.max_storage_buffer_bytes;
   caps.max_uniform_buffer_bytes = raw.max_uniform_buffer_bytes;
   caps.max_workgroup_memory_bytes = raw.max_workgroup_memory_bytes;
+  // ABI version 1 has no field for max_dispatch_invocations (adding one would
+  // let a newer plugin write past an older host's struct), so it stays 0: a
+  // plugin reports no limit on invocations per dispatch.
   // Left unset (0), it means what plugin_abi.h asks for when unknown (64);
   // passed on, 0 would be a workgroup size the certifier divides by.
   caps.preferred_workgroup_size = raw.preferred_workgroup_size != 0

@@ -179,6 +179,10 @@ void VulkanInstance::describe_device(const VkPhysicalDeviceProperties& props) {
                                       l.maxComputeWorkGroupSize[2]};
   capabilities_.max_workgroup_count = {l.maxComputeWorkGroupCount[0], l.maxComputeWorkGroupCount[1],
                                        l.maxComputeWorkGroupCount[2]};
+  // Vulkan caps the grid per axis only (maxComputeWorkGroupCount), and vyre's
+  // u32 invocation ids bound each axis to 2^32 - 1 invocations, which
+  // dispatch checks; nothing limits the product of the axes, so: no limit.
+  capabilities_.max_dispatch_invocations = 0;
   capabilities_.max_storage_buffer_bytes = l.maxStorageBufferRange;
   capabilities_.max_uniform_buffer_bytes = l.maxUniformBufferRange;
   capabilities_.max_workgroup_memory_bytes = l.maxComputeSharedMemorySize;

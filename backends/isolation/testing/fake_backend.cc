@@ -42,6 +42,7 @@ class FakeBackend final : public Backend {
     caps.max_workgroup_invocations = 256;
     caps.max_workgroup_size = {256, 128, 64};
     caps.max_workgroup_count = {1000, 2000, 3000};
+    caps.max_dispatch_invocations = uint64_t{1} << 24;
     caps.max_storage_buffer_bytes = 1 << 20;
     caps.max_uniform_buffer_bytes = 1 << 16;
     caps.max_workgroup_memory_bytes = 1 << 15;
