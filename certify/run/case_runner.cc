@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "backends/reference_backend.h"
 #include "certify/run/status_watch.h"
 #include "reference/interpreter.h"
 
@@ -303,12 +304,47 @@ std::string host_message(const StatusWatch& watch, const std::string& own) {
   return own + " (backend " + watch.first_failure()->message + ")";
 }
 
+/// The canonical outputs of one run of host-driven case `c` on `reference`;
+/// on failure, fills `r` as an invalid case (the suite, not the backend under
+/// test, is at fault) and returns nullopt.
+std::optional<BufferSet> reference_run(Backend& reference, const SuiteCase& c, CaseResult& r) {
+  auto start = Clock::now();
+  HostPrepared prepared = c.host_driven(reference);
+  std::optional<HostObservation> out;
+  if (prepared.status == Status::Ok && prepared.run) out = prepared.run();
+  r.reference_us += micros_since(start);
+  std::string why = !out                        ? "prepare: " + prepared.message
+                    : out->status != Status::Ok ? out->message
+                                                : "";
+  if (!why.empty()) {
+    fail(r, Verdict::InvalidCase, "the reference backend cannot run the case: " + why, "reference",
+         c.host_inputs, {}, {}, std::nullopt, nullptr);
+    return std::nullopt;
+  }
+  return canonical(c, out->outputs);
+}
+
 // A host-driven case has no single dispatch to write as a case file: its
 // failure carries the engine's inputs (SuiteCase::host_inputs) and no repro
-// file; report.md gives the command that replays it (reports/README.md).
+// file; run_case's message names the command that reruns it. The engine owns
+// its buffers and dispatch grids, so the case has one variant: the runs.
 void run_host_driven(Backend& backend, const SuiteCase& c, const CaseRunOptions& o, CaseResult& r) {
   r.variants = 1;
-  BufferSet expected = canonical(c, c.host_expected);
+  // Expected bytes: the reference backend's, which must itself agree with
+  // the case's hand-computed or oracle expectation.
+  std::unique_ptr<Backend> own_reference;
+  if (!o.reference) own_reference = make_reference_backend(BackendOptions{});
+  std::optional<BufferSet> reference =
+      reference_run(o.reference ? *o.reference : *own_reference, c, r);
+  if (!reference) return;
+  const BufferSet oracle = canonical(c, c.host_expected);
+  if (auto diff = compare(c, oracle, *reference)) {
+    fail(r, Verdict::InvalidCase,
+         "the reference backend disagrees with the case's expectation (" + c.oracle + "): " + *diff,
+         "reference", c.host_inputs, oracle, *reference, std::nullopt, nullptr);
+    return;
+  }
+  const BufferSet& expected = *reference;
   StatusWatch watch(backend);
   auto prepare_start = Clock::now();
   HostPrepared prepared = c.host_driven(watch);
@@ -342,6 +378,18 @@ void run_host_driven(Backend& backend, const SuiteCase& c, const CaseRunOptions&
     }
   }
   r.verdict = Verdict::Pass;
+}
+
+/// What a failure without a repro file tells its reader: how its inputs are
+/// generated (the report keeps at most a prefix of large buffers) and the
+/// command that rebuilds and reruns exactly this case.
+std::string rerun_note(const Backend& backend, const SuiteCase& c) {
+  std::string note = "no repro file";
+  if (!c.input_recipe.generator.empty()) note += "; inputs: " + c.input_recipe.generator;
+  note += "; rerun: vyre-certify --backend " + backend.name() + " --level " +
+          std::string(name_of(c.level));
+  if (c.input_recipe.seed) note += " --seed " + std::to_string(*c.input_recipe.seed);
+  return note + " --filter " + c.id;
 }
 
 }  // namespace
@@ -387,6 +435,9 @@ CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& 
   } else {
     r.verdict = Verdict::InvalidCase;
     r.message = "the case has neither a program nor a host-driven run";
+  }
+  if (r.failure && r.failure->repro.empty()) {
+    r.message += " (" + rerun_note(backend, c) + ")";
   }
   if (r.verdict == Verdict::Pass) {
     r.message = "identical to the reference on " + std::to_string(r.variants) + " variant(s) x " +

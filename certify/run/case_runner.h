@@ -20,6 +20,10 @@ struct CaseRunOptions {
   uint32_t preferred_workgroup_size = 64;
   /// Byte that poisoned output buffers are filled with.
   uint8_t poison = 0xAB;
+  /// The backend host-driven cases are also run on for their expected
+  /// outputs; null: the runner makes a reference-interpreter backend
+  /// (make_reference_backend). Tests substitute their own.
+  Backend* reference = nullptr;
 };
 
 /// A failing dispatch as a case file: the case, expecting what a conforming
@@ -34,7 +38,8 @@ using ReproWriter = std::function<std::string(const Repro&)>;
 
 /// Runs `c` on `backend`; the returned result's failure (if any) carries the
 /// failing variant's inputs, expected and observed bytes, and a Repro to
-/// write through `write_repro`.
+/// write through `write_repro`. A failure left without a repro file says in
+/// its message how its inputs are generated and which command reruns it.
 CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& options,
                     const ReproWriter& write_repro);
 

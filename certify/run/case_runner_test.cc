@@ -286,5 +286,148 @@ TEST(CaseRunner, ProgramTheReferenceRejectsIsAnInvalidCase) {
   EXPECT_EQ(backend.dispatches, 0u);
 }
 
+/// A host-driven case whose one run answers `on_reference` on the backend
+/// `reference` and `on_backend` on any other, counting the runs of each; its
+/// expectation is right_outputs().
+struct HostCase {
+  Backend* reference = nullptr;
+  BufferSet on_reference = right_outputs();
+  BufferSet on_backend = right_outputs();
+  Status reference_status = Status::Ok;
+  uint32_t reference_runs = 0;
+  uint32_t backend_runs = 0;
+
+  SuiteCase suite_case() {
+    SuiteCase c;
+    c.id = "L3/test/host";
+    c.level = Level::L3;
+    c.oracle = "hand-written";
+    c.host_expected = right_outputs();
+    c.input_recipe = {"test generator(size 4)", 9};
+    c.host_driven = [this](Backend& b) {
+      const bool on_ref = &b == reference;
+      return HostPrepared{
+          Status::Ok, "", [this, on_ref]() {
+            if (on_ref) {
+              ++reference_runs;
+              return HostObservation{reference_status, "scripted reference", on_reference};
+            }
+            ++backend_runs;
+            return HostObservation{Status::Ok, "", on_backend};
+          }};
+    };
+    return c;
+  }
+};
+
+/// `n` runs with `reference` as the reference backend.
+CaseRunOptions runs_against(uint32_t n, Backend& reference) {
+  CaseRunOptions o = runs(n);
+  o.reference = &reference;
+  return o;
+}
+
+TEST(CaseRunner, HostDrivenCaseRunsOnceOnTheReferenceThenOnTheBackend) {
+  ScriptedBackend backend, reference;
+  HostCase host{&reference};
+  CaseResult r = run_case(backend, host.suite_case(), runs_against(4, reference), nullptr);
+  EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
+  EXPECT_EQ(host.reference_runs, 1u);
+  EXPECT_EQ(host.backend_runs, 4u);
+  EXPECT_EQ(r.dispatches, 4u);
+  EXPECT_EQ(r.distinct_outputs, 1u);
+}
+
+TEST(CaseRunner, HostDrivenReferenceThatDisagreesWithTheExpectationIsAnInvalidCase) {
+  ScriptedBackend backend, reference;
+  HostCase host{&reference};
+  host.on_reference = {{"out", to_bytes({2, 3, 4, 1})}};
+  CaseResult r = run_case(backend, host.suite_case(), runs_against(3, reference), nullptr);
+  EXPECT_EQ(r.verdict, Verdict::InvalidCase) << r.message;
+  EXPECT_EQ(host.backend_runs, 0u);
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->expected, right_outputs());
+  ASSERT_TRUE(r.failure->first_difference);
+  EXPECT_EQ(r.failure->first_difference->word, 3u);
+}
+
+TEST(CaseRunner, HostDrivenReferenceThatFailsIsAnInvalidCase) {
+  ScriptedBackend backend, reference;
+  HostCase host{&reference};
+  host.reference_status = Status::Error;
+  CaseResult r = run_case(backend, host.suite_case(), runs_against(3, reference), nullptr);
+  EXPECT_EQ(r.verdict, Verdict::InvalidCase) << r.message;
+  EXPECT_NE(r.message.find("scripted reference"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("rerun: vyre-certify --backend scripted --level L3 --seed 9"),
+            std::string::npos)
+      << r.message;
+  EXPECT_EQ(host.backend_runs, 0u);
+}
+
+TEST(CaseRunner, HostDrivenBackendThatDiffersFromTheReferenceFailsWithARerunCommand) {
+  ScriptedBackend backend, reference;
+  HostCase host{&reference};
+  host.on_backend = {{"out", to_bytes({2, 7, 4, 0})}};
+  CaseResult r = run_case(backend, host.suite_case(), runs_against(3, reference), nullptr);
+  EXPECT_EQ(r.verdict, Verdict::Fail);
+  ASSERT_TRUE(r.failure);
+  ASSERT_TRUE(r.failure->first_difference);
+  EXPECT_EQ(r.failure->first_difference->word, 1u);
+  EXPECT_EQ(r.failure->repro, "");
+  // No case file can hold an engine run: the message says how the inputs
+  // are made and which command rebuilds and reruns exactly this case.
+  EXPECT_NE(r.message.find("no repro file; inputs: test generator(size 4); rerun: vyre-certify "
+                           "--backend scripted --level L3 --seed 9 --filter L3/test/host"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(CaseRunner, HostDrivenCaseWithoutAGivenReferenceRunsOnTheReferenceInterpreter) {
+  ScriptedBackend backend;
+  std::vector<std::string> prepared_on;
+  SuiteCase c;
+  c.id = "L3/test/names";
+  c.level = Level::L3;
+  c.oracle = "hand-written";
+  c.host_expected = right_outputs();
+  c.host_driven = [&prepared_on](Backend& b) {
+    prepared_on.push_back(b.name());
+    return HostPrepared{Status::Ok, "", [] {
+                          return HostObservation{Status::Ok, "", right_outputs()};
+                        }};
+  };
+  CaseResult r = run_case(backend, c, runs(2), nullptr);
+  EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
+  EXPECT_EQ(prepared_on, (std::vector<std::string>{"reference", "scripted"}));
+}
+
+TEST(CaseRunner, FailureWithoutAReproFileNamesItsInputRecipe) {
+  ScriptedBackend backend;
+  backend.answer = [](uint32_t) {
+    return DispatchOutcome{Status::Ok, "", {{"out", to_bytes({2, 3, 5, 0})}}, {}};
+  };
+  SuiteCase c = plus_one_case();
+  c.input_recipe = {"in = {1, 2, 3, 0xFFFFFFFF}", std::nullopt};
+  // A writer that writes nothing, as for data past the case format's limit.
+  CaseResult r = run_case(backend, c, runs(1), [](const Repro&) { return std::string(); });
+  EXPECT_EQ(r.verdict, Verdict::Fail);
+  EXPECT_NE(r.message.find("no repro file; inputs: in = {1, 2, 3, 0xFFFFFFFF}; rerun: "
+                           "vyre-certify --backend scripted --level L1 --filter L1/test/plus_one"),
+            std::string::npos)
+      << r.message;
+  EXPECT_EQ(r.message.find("--seed"), std::string::npos) << r.message;
+}
+
+TEST(CaseRunner, FailureWithAReproFileNeedsNoRerunNote) {
+  ScriptedBackend backend;
+  backend.answer = [](uint32_t) {
+    return DispatchOutcome{Status::Ok, "", {{"out", to_bytes({2, 3, 5, 0})}}, {}};
+  };
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(1), repros.callback());
+  EXPECT_EQ(r.verdict, Verdict::Fail);
+  EXPECT_EQ(r.message.find("no repro file"), std::string::npos) << r.message;
+}
+
 }  // namespace
 }  // namespace vyre::certify

@@ -2,11 +2,16 @@
 // starts here), each case runnable one way, and L4 drawn from the seed.
 #include "certify/suite/catalog.h"
 #include "certify/suite/generated_graph_cases.h"
+#include "certify/suite/graph_suite_cases.h"
+#include "certify/suite/primitive_cases.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
+
+#include "backends/reference_backend.h"
+#include "certify/run/case_runner.h"
 
 namespace vyre::certify {
 namespace {
@@ -95,6 +100,60 @@ TEST(Catalog, LevelFourIsDrawnFromTheSeed) {
   int differing = 0;
   for (const auto& [id, data] : first) differing += other.at(id) != data ? 1 : 0;
   EXPECT_GT(differing, static_cast<int>(first.size()) / 2);
+}
+
+/// `c` run `runs` times on the reference backend, at preferred size 64.
+CaseResult run_on_reference(const SuiteCase& c, uint32_t runs) {
+  auto reference = make_reference_backend(BackendOptions{});
+  CaseRunOptions o;
+  o.runs = runs;
+  o.preferred_workgroup_size = 64;
+  return run_case(*reference, c, o, nullptr);
+}
+
+TEST(Catalog, PrimitiveCasesAreAlsoOverDispatchedOnX) {
+  const std::vector<SuiteCase> cases = primitive_cases();
+  ASSERT_EQ(cases.size(), 30u);
+  for (const SuiteCase& c : cases) {
+    EXPECT_EQ(c.spare_workgroups, (std::array<uint32_t, 3>{1, 0, 0})) << c.id;
+    // Sizes 1 and 64 (the preferred size here), each with zeroed and
+    // poisoned outputs, and one over-dispatched grid: five variants.
+    CaseResult r = run_on_reference(c, 1);
+    EXPECT_EQ(r.verdict, Verdict::Pass) << c.id << ": " << r.message;
+    EXPECT_EQ(r.variants, 5u) << c.id;
+  }
+}
+
+TEST(Catalog, GraphBfsRunsAtItsFixedSizeAndOverDispatchedOnEveryAxis) {
+  for (const SuiteCase& c : graph_archetype_cases()) {
+    if (!c.id.starts_with("L3/graph.bfs/")) continue;
+    // graph.bfs's interface fixes its workgroup size at 64 (seed 001).
+    EXPECT_FALSE(c.resizable) << c.id;
+    ASSERT_TRUE(c.test_case) << c.id;
+    EXPECT_EQ(c.test_case->program.workgroup_size, (std::array<uint32_t, 3>{64, 1, 1})) << c.id;
+    EXPECT_EQ(c.spare_workgroups, (std::array<uint32_t, 3>{1, 1, 1})) << c.id;
+  }
+  const auto ids = by_id(catalog());
+  // Outputs as given, poisoned, and over-dispatched with poisoned outputs.
+  CaseResult r = run_on_reference(*ids.at("L3/graph.bfs/chain"), 1);
+  EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
+  EXPECT_EQ(r.variants, 3u);
+}
+
+TEST(Catalog, DataflowCasesAreCheckedOnTheReferenceBackendFirst) {
+  std::vector<SuiteCase> cases = graph_archetype_cases();
+  auto it = std::find_if(cases.begin(), cases.end(),
+                         [](const SuiteCase& c) { return c.id == "L3/dataflow/chain"; });
+  ASSERT_NE(it, cases.end());
+  CaseResult r = run_on_reference(*it, 2);
+  EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
+  EXPECT_GT(r.reference_us, 0u);
+  // An expectation the reference does not produce makes the case invalid,
+  // not a failure of the backend under test.
+  it->host_expected.at("findings").push_back(1);
+  r = run_on_reference(*it, 2);
+  EXPECT_EQ(r.verdict, Verdict::InvalidCase) << r.message;
+  EXPECT_EQ(r.dispatches, 0u);
 }
 
 }  // namespace

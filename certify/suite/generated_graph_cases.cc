@@ -25,6 +25,8 @@ struct GraphInput {
   uint32_t max_depth = UINT32_MAX;
   /// Finding rows; 0 means room for every finding.
   uint32_t max_findings = 0;
+  /// How the graph and sources are drawn.
+  InputRecipe recipe;
 };
 
 /// graph.bfs on `in`, expected from the CPU oracle with graph.bfs's frontier
@@ -42,7 +44,10 @@ SuiteCase bfs_case(const GraphInput& in) {
   auto gc = archetypes::make_bfs_case(in.name, in.graph, in.sources, params, std::move(expected),
                                       static_cast<uint32_t>(reach->dropped));
   if (!gc) return broken_case(id, Level::L4, "graph.bfs rejects it: " + gc.error().message);
-  return bfs_suite_case(std::move(id), Level::L4, std::string(kBfsOracle), std::move(gc).value());
+  SuiteCase c =
+      bfs_suite_case(std::move(id), Level::L4, std::string(kBfsOracle), std::move(gc).value());
+  c.input_recipe = in.recipe;
+  return c;
 }
 
 /// The dataflow engine on the same graph, sanitizers as block_mask metadata,
@@ -56,9 +61,12 @@ SuiteCase engine_case(const GraphInput& in) {
   auto expected = dataflow::dataflow_oracle(*input, *transfer);
   if (!expected)
     return broken_case(id, Level::L4, "the twin rejects it: " + expected.error().message);
-  return dataflow_suite_case(std::move(id), Level::L4, std::string(kEngineOracle),
-                             std::move(input).value(),
-                             dataflow::canonical_findings(std::move(expected).value()));
+  SuiteCase c = dataflow_suite_case(std::move(id), Level::L4, std::string(kEngineOracle),
+                                    std::move(input).value(),
+                                    dataflow::canonical_findings(std::move(expected).value()));
+  c.input_recipe = in.recipe;
+  c.input_recipe.generator += ", then dataflow::input_from_bfs_labels (block_mask transfer)";
+  return c;
 }
 
 std::vector<GraphInput> generated_inputs(uint64_t seed) {
@@ -75,6 +83,10 @@ std::vector<GraphInput> generated_inputs(uint64_t seed) {
       in.graph = std::move(sample.graph);
       in.sources = std::move(sample.sources);
       in.max_depth = sample.max_depth;
+      in.recipe = {"gen::graph_sample(" + std::string(gen::name_of(shape)) + ") at size " +
+                       std::to_string(size) + ", draw " + std::to_string(out.size() + 1) +
+                       " of rc::Random(seed).split() (certify/suite/generated_graph_cases.cc)",
+                   seed};
       out.push_back(std::move(in));
     }
   }
@@ -89,9 +101,13 @@ std::vector<GraphInput> rmat_inputs(uint64_t seed) {
   graph::CsrGraph graph = gen::rmat_graph({kScale, 8, seed});
   std::vector<uint32_t> sources = gen::rmat_sources(graph, kSources, seed);
   const std::string name = "rmat/scale12-64sources";
-  return {
-      GraphInput{name, graph, sources, UINT32_MAX, 0},
-      GraphInput{name + "-max_findings256", std::move(graph), std::move(sources), UINT32_MAX, 256}};
+  const InputRecipe recipe{
+      "gen::rmat_graph({scale 12, edge factor 8, seed}) with 64 "
+      "gen::rmat_sources(graph, 64, seed)",
+      seed};
+  return {GraphInput{name, graph, sources, UINT32_MAX, 0, recipe},
+          GraphInput{name + "-max_findings256", std::move(graph), std::move(sources), UINT32_MAX,
+                     256, recipe}};
 }
 
 }  // namespace

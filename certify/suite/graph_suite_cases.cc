@@ -103,7 +103,9 @@ std::vector<SuiteCase> graph_archetype_cases() {
   } else {
     for (archetypes::GraphCase& gc : *bfs_cases) {
       std::string id = "L3/" + gc.test_case.name;
+      InputRecipe recipe{"archetypes::graph_cases(), archetype " + gc.test_case.name, {}};
       out.push_back(bfs_suite_case(std::move(id), Level::L3, std::string(kOracle), std::move(gc)));
+      out.back().input_recipe = std::move(recipe);
     }
   }
   auto engine_cases = dataflow::dataflow_cases();
@@ -111,8 +113,10 @@ std::vector<SuiteCase> graph_archetype_cases() {
     out.push_back(broken_case("L3/dataflow/archetypes", Level::L3, engine_cases.error().message));
   } else {
     for (dataflow::DataflowCase& dc : *engine_cases) {
+      InputRecipe recipe{"dataflow::dataflow_cases(), archetype " + dc.name, {}};
       out.push_back(dataflow_suite_case("L3/" + dc.name, Level::L3, std::string(kOracle),
                                         std::move(dc.input), std::move(dc.canonical_expected)));
+      out.back().input_recipe = std::move(recipe);
     }
   }
   return out;

@@ -12,7 +12,8 @@ struct LevelRow {
 };
 
 constexpr std::array<LevelRow, 4> kLevels = {{
-    {Level::L1, "L1", "ops: every BinOp, UnOp, AtomicOp, cast and primitive op on spec tables"},
+    {Level::L1, "L1",
+     "ops: every BinOp, UnOp, AtomicOp and cast on spec tables, every primitive op"},
     {Level::L2, "L2",
      "execution model: ids, barriers, workgroup memory, atomics, out-of-bounds, control flow"},
     {Level::L3, "L3", "graph: graph.bfs and the dataflow engine on every graph archetype"},

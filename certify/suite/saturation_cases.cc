@@ -16,8 +16,10 @@ constexpr uint32_t kWorkgroupInvocations = 128;
 constexpr uint32_t kWorkgroupsPerAxis = 65535;
 
 SuiteCase hand_written(std::string name, Program program, Grid grid, BufferSet inputs,
-                       BufferSet expected) {
+                       BufferSet expected, std::string inputs_are) {
   SuiteCase c;
+  // The seed plays no part: the closed form alone rebuilds the inputs.
+  c.input_recipe = {"certify/suite/saturation_cases.cc: " + std::move(inputs_are), std::nullopt};
   c.id = "L4/saturation/" + name;
   c.level = Level::L4;
   c.oracle = "hand-computed closed form";
@@ -51,7 +53,9 @@ SuiteCase storage_buffer_at_limit() {
   const Grid grid{
       {kRowInvocations / kWorkgroupInvocations, kStorageBufferWords / kRowInvocations, 1}};
   return hand_written("storage_buffer_128MiB", std::move(p), grid, {{"data", std::move(data)}},
-                      {{"data", std::move(expected)}});
+                      {{"data", std::move(expected)}},
+                      "data[i] = i ^ 0xA5A5A5A5 for i < 2^25 (128 MiB), expected "
+                      "data[i] * 0x9E3779B1 + i");
 }
 
 /// 16 KiB of workgroup memory filled by 128 lanes (32 words each), then read
@@ -83,7 +87,8 @@ SuiteCase workgroup_memory_at_limit() {
     }
   }
   return hand_written("workgroup_memory_16KiB", std::move(p), Grid{{kWorkgroups, 1, 1}},
-                      {{"out", ByteBuffer(expected.size() * 4, 0)}}, {{"out", to_bytes(expected)}});
+                      {{"out", ByteBuffer(expected.size() * 4, 0)}}, {{"out", to_bytes(expected)}},
+                      "out = 1024 zero words");
 }
 
 /// 65535 workgroups on x, each writing its own word and counting itself.
@@ -97,7 +102,8 @@ SuiteCase workgroup_count_at_limit() {
   for (uint32_t w = 0; w < kWorkgroupsPerAxis; ++w) expected[w] = w ^ 0x5A5A5A5Au;
   return hand_written("workgroup_count_65535", std::move(p), Grid{{kWorkgroupsPerAxis, 1, 1}},
                       {{"out", ByteBuffer(expected.size() * 4, 0)}, {"count", to_bytes({0})}},
-                      {{"out", to_bytes(expected)}, {"count", to_bytes({kWorkgroupsPerAxis})}});
+                      {{"out", to_bytes(expected)}, {"count", to_bytes({kWorkgroupsPerAxis})}},
+                      "out = 65535 zero words, count = 0");
 }
 
 /// 2^20 invocations on four counters: count, wrapping sum, max and xor.
@@ -116,7 +122,8 @@ SuiteCase atomic_contention_at_scale() {
   const auto sum = static_cast<uint32_t>(n * (n - 1) / 2);
   return hand_written("atomic_contention_1M", std::move(p), Grid{{kInvocations / 64, 1, 1}},
                       {{"ctr", to_bytes({0, 0, 0, 0})}},
-                      {{"ctr", to_bytes({kInvocations, sum, kInvocations - 1, 0})}});
+                      {{"ctr", to_bytes({kInvocations, sum, kInvocations - 1, 0})}},
+                      "ctr = 4 zero words");
 }
 
 }  // namespace

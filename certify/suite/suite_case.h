@@ -25,6 +25,17 @@ struct HostObservation {
   BufferSet outputs;
 };
 
+/// How a case's inputs are generated, so that a failure whose inputs no repro
+/// file can hold (past the case format's data limit, or a host-driven case)
+/// can still be rebuilt exactly: the same suite and seed rebuild the same bytes.
+struct InputRecipe {
+  /// The generator and its parameters, e.g. "gen::rmat_graph(scale 12, edge
+  /// factor 8) with 64 gen::rmat_sources".
+  std::string generator;
+  /// The --seed the inputs are drawn from; nullopt when they do not depend on it.
+  std::optional<uint64_t> seed;
+};
+
 /// A host-driven case prepared on one backend.
 struct HostPrepared {
   /// Not Ok: the case cannot run there (e.g. a program the backend rejects).
@@ -73,12 +84,17 @@ struct SuiteCase {
 
   /// Host-driven case: prepares on a backend once (compiles its programs) and
   /// returns the run the runner repeats; `host_expected` holds the canonical
-  /// expected outputs, from an oracle independent of the backend.
+  /// expected outputs, from an oracle independent of the backend. The runner
+  /// also runs it once on the reference backend, which must agree with
+  /// `host_expected`, and judges the backend against the reference's outputs.
   std::function<HostPrepared(Backend&)> host_driven;
   BufferSet host_expected;
   /// A host-driven case's input as named u32 buffers (graph, sources,
   /// parameters), recorded in the report when the case fails.
   BufferSet host_inputs;
+  /// How the inputs are generated; a failure without a repro file names it
+  /// and the command that reruns the case.
+  InputRecipe input_recipe;
 
   Canonicalizer canonicalize;
   Comparator compare;
