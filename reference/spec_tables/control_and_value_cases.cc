@@ -99,7 +99,7 @@ TestCase compare_exchange_is_strong() {
        let("won", atomic(AtomicOp::Add, "winners", u32(0),
                          select(eq(var("old"), u32(0)), u32(1), u32(0)))),
        let("failed", compare_exchange("lock", u32(1), u32(4), u32(9)))}};
-  return make_case("exec/compare_exchange_strong", std::move(p), Grid{{2, 1, 1}},
+  return make_case("exec/S10/compare_exchange_strong", std::move(p), Grid{{2, 1, 1}},
                    {{"lock", words({0, 5})}, {"winners", words({0})}},
                    {{"lock", words({1, 5})}, {"winners", words({1})}});
 }
@@ -162,7 +162,7 @@ TestCase empty_buffers() {
        store("out", u32(1), add(load("empty", u32(0)), u32(5))), store("empty_rw", u32(0), u32(1)),
        store("out", u32(2), add(buflen("empty_rw"), u32(9)))}};
   // BufLen 0; the load reads 0 and the store does nothing (both counted).
-  return make_case("exec/empty_buffers", std::move(p), Grid{},
+  return make_case("exec/S15/empty_buffers", std::move(p), Grid{},
                    {{"empty", {}}, {"empty_rw", {}}, {"out", zero_words(3)}},
                    {{"empty_rw", {}}, {"out", words({0, 5, 9})}});
 }

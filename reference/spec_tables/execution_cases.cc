@@ -1,6 +1,8 @@
 // Execution-model cases with hand-written expectations: ids on three axes,
 // barrier visibility, workgroup memory zeroing, and the normative order of
 // evaluation (pinned spec sections 1, 2 and 5; SEMANTICS S4-S6).
+#include <array>
+
 #include "reference/spec_tables/case_builder.h"
 #include "reference/spec_tables/table_parts.h"
 
@@ -17,36 +19,58 @@ ExprPtr packed(ExprPtr x, ExprPtr y, ExprPtr z) {
   return bit_or(bit_or(x, shl(y, u32(8))), shl(z, u32(16)));
 }
 
+// The three-axis id case uses a workgroup size and a grid above 1 on every
+// axis, and different on each, so that a swapped or ignored axis shows.
+/// Workgroup size of the three-axis id case.
+constexpr std::array<uint32_t, 3> kIdsWorkgroupSize = {4, 2, 3};
+/// Grid of the three-axis id case; the global size is (8, 6, 6).
+constexpr std::array<uint32_t, 3> kIdsGrid = {2, 3, 2};
+/// Invocation (x, y, z) writes slot x + kIdsRow * y + kIdsPlane * z.
+constexpr uint32_t kIdsRow = 8;
+/// Slots per z plane: 8 x 6.
+constexpr uint32_t kIdsPlane = 8 * 6;
+/// Invocations in the dispatch, one slot each.
+constexpr uint32_t kIdsSlots = 8 * 6 * 6;
+
 TestCase ids_on_three_axes() {
-  // Workgroup size (2, 1, 2), grid (1, 3, 2): the global size is (2, 3, 4),
-  // and invocation (x, y, z) writes slot g = x + 2y + 6z.
-  const ExprPtr g =
-      add(add(invocation_id(0), mul(invocation_id(1), u32(2))), mul(invocation_id(2), u32(6)));
+  const ExprPtr g = add(add(invocation_id(0), mul(invocation_id(1), u32(kIdsRow))),
+                        mul(invocation_id(2), u32(kIdsPlane)));
   Program p{{storage("inv", 0, BufferAccess::ReadWrite), storage("wg", 1, BufferAccess::ReadWrite),
              storage("local", 2, BufferAccess::ReadWrite)},
-            {2, 1, 2},
+            kIdsWorkgroupSize,
             {let("g", g),
              store("inv", var("g"), packed(invocation_id(0), invocation_id(1), invocation_id(2))),
              store("wg", var("g"), packed(workgroup_id(0), workgroup_id(1), workgroup_id(2))),
              store("local", var("g"), packed(local_id(0), local_id(1), local_id(2)))}};
-  // Slot g holds x = g % 2, y = (g / 2) % 3, z = g / 6; WorkgroupId is
-  // (0, y, z / 2) and LocalId (x, 0, z % 2), since InvocationId = WorkgroupId *
-  // size + LocalId.
-  return make_case(
-      "exec/ids_on_three_axes", std::move(p), Grid{{1, 3, 2}},
-      {{"inv", zero_words(24)}, {"wg", zero_words(24)}, {"local", zero_words(24)}},
-      {{"inv",
-        words({0x000000, 0x000001, 0x000100, 0x000101, 0x000200, 0x000201, 0x010000, 0x010001,
-               0x010100, 0x010101, 0x010200, 0x010201, 0x020000, 0x020001, 0x020100, 0x020101,
-               0x020200, 0x020201, 0x030000, 0x030001, 0x030100, 0x030101, 0x030200, 0x030201})},
-       {"wg",
-        words({0x000000, 0x000000, 0x000100, 0x000100, 0x000200, 0x000200, 0x000000, 0x000000,
-               0x000100, 0x000100, 0x000200, 0x000200, 0x010000, 0x010000, 0x010100, 0x010100,
-               0x010200, 0x010200, 0x010000, 0x010000, 0x010100, 0x010100, 0x010200, 0x010200})},
-       {"local",
-        words({0x000000, 0x000001, 0x000000, 0x000001, 0x000000, 0x000001, 0x010000, 0x010001,
-               0x010000, 0x010001, 0x010000, 0x010001, 0x000000, 0x000001, 0x000000, 0x000001,
-               0x000000, 0x000001, 0x010000, 0x010001, 0x010000, 0x010001, 0x010000, 0x010001})}});
+  // Every (WorkgroupId w, LocalId l) pair of the dispatch is one invocation,
+  // whose InvocationId is w * workgroup_size + l on each axis (pinned spec
+  // section 1, SEMANTICS S1); its slot holds the three packed ids.
+  std::vector<uint32_t> inv(kIdsSlots), wg(kIdsSlots), local(kIdsSlots);
+  const auto& s = kIdsWorkgroupSize;
+  for (uint32_t wz = 0; wz < kIdsGrid[2]; ++wz) {
+    for (uint32_t wy = 0; wy < kIdsGrid[1]; ++wy) {
+      for (uint32_t wx = 0; wx < kIdsGrid[0]; ++wx) {
+        for (uint32_t lz = 0; lz < s[2]; ++lz) {
+          for (uint32_t ly = 0; ly < s[1]; ++ly) {
+            for (uint32_t lx = 0; lx < s[0]; ++lx) {
+              const uint32_t x = wx * s[0] + lx;
+              const uint32_t y = wy * s[1] + ly;
+              const uint32_t z = wz * s[2] + lz;
+              const uint32_t slot = x + kIdsRow * y + kIdsPlane * z;
+              inv[slot] = x | y << 8 | z << 16;
+              wg[slot] = wx | wy << 8 | wz << 16;
+              local[slot] = lx | ly << 8 | lz << 16;
+            }
+          }
+        }
+      }
+    }
+  }
+  return make_case("exec/ids_on_three_axes", std::move(p), Grid{kIdsGrid},
+                   {{"inv", zero_words(kIdsSlots)},
+                    {"wg", zero_words(kIdsSlots)},
+                    {"local", zero_words(kIdsSlots)}},
+                   {{"inv", words(inv)}, {"wg", words(wg)}, {"local", words(local)}});
 }
 
 TestCase barrier_visibility() {

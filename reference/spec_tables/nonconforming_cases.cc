@@ -1,6 +1,6 @@
 // Programs whose verdict is a flag, not bytes: data races (SEMANTICS S6),
-// barriers under divergence (V010, static and dynamic) and out-of-bounds
-// accesses in strict mode (S5).
+// barriers under divergence (archetype S13; V010, static and dynamic) and
+// the off-by-one archetype S11's out-of-bounds accesses in strict mode (S5).
 #include "reference/spec_tables/case_builder.h"
 #include "reference/spec_tables/table_parts.h"
 
@@ -61,21 +61,30 @@ std::vector<NonconformingCase> nonconforming_cases() {
            if_(eq(local_id(0), u32(1)), {store("out", u32(1), load("out", u32(0)))})}),
       Grid{}, {{"out", zero_words(2)}}, Nonconformance::DataRace,
       "a plain read of an element another invocation updates atomically"));
-  out.push_back(flagged("divergent_barrier/branch",
+  out.push_back(flagged("divergent_barrier/S13/branch",
                         single_output({4, 1, 1}, {if_(lt(local_id(0), u32(2)), {barrier()}),
                                                   store("out", local_id(0), u32(1))}),
                         Grid{}, {{"out", zero_words(4)}}, Nonconformance::DivergentBarrier,
                         "only lanes 0 and 1 reach the barrier"));
-  out.push_back(flagged("divergent_barrier/after_return",
+  out.push_back(flagged("divergent_barrier/S13/after_return",
                         single_output({4, 1, 1}, {if_(eq(local_id(0), u32(3)), {ret()}), barrier(),
                                                   store("out", local_id(0), u32(1))}),
                         Grid{}, {{"out", zero_words(4)}}, Nonconformance::DivergentBarrier,
                         "lane 3 returns before the barrier the others wait at"));
-  TestCase strict = off_by_one_lengths();
-  strict.name = "strict_oob/off_by_one_lengths";
-  strict.expected.reset();
-  out.push_back(NonconformingCase{std::move(strict), Nonconformance::StrictOutOfBounds,
-                                  "lanes 1 and 2 read and write at len and len + 1"});
+  out.push_back(flagged(
+      "divergent_barrier/S13/loop_trip_count",
+      single_output({4, 1, 1}, {loop("i", u32(0), select(lt(local_id(0), u32(2)), u32(2), u32(1)),
+                                     {barrier()}),
+                                store("out", local_id(0), u32(1))}),
+      Grid{}, {{"out", zero_words(4)}}, Nonconformance::DivergentBarrier,
+      "all four lanes reach the loop's barrier once, only lanes 0 and 1 a second time"));
+  for (TestCase strict : off_by_one_cases()) {
+    // exec/S11/x -> strict_oob/S11/x
+    strict.name = "strict_oob/" + strict.name.substr(strict.name.find('/') + 1);
+    strict.expected.reset();
+    out.push_back(NonconformingCase{std::move(strict), Nonconformance::StrictOutOfBounds,
+                                    "lanes 1 and 2 access index len and len + 1"});
+  }
   return out;
 }
 

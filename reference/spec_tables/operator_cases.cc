@@ -1,5 +1,6 @@
 // Hand-written tables for every BinOp, UnOp and AtomicOp (pinned spec section
-// 3, SEMANTICS S3/S5) on the arithmetic archetypes A1-A7. Each row of
+// 3, SEMANTICS S3/S5) on the arithmetic archetypes A1-A7, and every AtomicOp
+// out of bounds (pinned spec section 5). Each row of
 // expected results was derived from the operator's definition and checked
 // with a calculator; none comes from the interpreter.
 #include <array>
@@ -205,6 +206,75 @@ TestCase atomic_case(AtomicOp op, const Row& memory_after) {
                    {{"target", words(as_vector(memory_after))}, {"old", words(column(0))}});
 }
 
+/// Out-of-bounds atomic rows (S5): the index of each row, all past the
+/// 4-element target: len, MAX, len, MAX, len + 1, and 0x40000000, whose byte
+/// offset 4 * 0x40000000 wraps to element 0 in 32-bit address arithmetic.
+constexpr std::array<uint32_t, 6> kOobIndex = {4, 0xFFFFFFFF, 4, 0xFFFFFFFF, 5, 0x40000000};
+
+/// The target of the out-of-bounds rows. No element is 0 or MAX, so every
+/// row's operand below would change whichever element a backend hit by
+/// clamping or wrapping the index.
+constexpr std::array<uint32_t, 4> kOobTarget = {0x11111111, 0x22222222, 0x33333333, 0x44444444};
+
+/// One word per out-of-bounds row.
+using OobRow = std::array<uint32_t, kOobIndex.size()>;
+
+/// Each AtomicOp's `value` operand on the out-of-bounds rows. Add, Xor and
+/// Exchange: non-zero and no target element. Or and Max: the top bit, which
+/// no target element has. And and Min: values below every element that also
+/// clear at least one bit of each element.
+const std::map<AtomicOp, OobRow>& oob_values() {
+  static const OobRow kChanges = {1, 0xFFFFFFFF, 0x80000000, 0xDEADBEEF, 2, 3};
+  static const OobRow kTopBit = {0xFFFFFFFF, 0x80000000, 0xF0000000,
+                                 0x80000000, 0xFFFFFFFF, 0x80000001};
+  static const OobRow kLow = {0, 1, 0x10000000, 0, 1, 0};
+  static const std::map<AtomicOp, OobRow> rows = {
+      {AtomicOp::Add, kChanges},
+      {AtomicOp::Xor, kChanges},
+      {AtomicOp::Exchange, kChanges},
+      {AtomicOp::CompareExchange,
+       {0xC0FFEE00, 0xC0FFEE01, 0xC0FFEE02, 0xC0FFEE03, 0xC0FFEE04, 0xC0FFEE05}},
+      {AtomicOp::Or, kTopBit},
+      {AtomicOp::Max, kTopBit},
+      {AtomicOp::And, kLow},
+      {AtomicOp::Min, kLow},
+  };
+  return rows;
+}
+
+/// CompareExchange's `expected` on the out-of-bounds rows: the element a
+/// backend would hit by clamping to len - 1 (rows 0, 1), by taking the index
+/// mod len (rows 2, 4) or by wrapping to the start (rows 3, 5), so that such
+/// a backend would exchange.
+constexpr OobRow kOobExpected = {0x44444444, 0x44444444, 0x11111111,
+                                 0x11111111, 0x22222222, 0x11111111};
+
+TestCase atomic_out_of_bounds_case(AtomicOp op) {
+  const ExprPtr i = invocation_id(0);
+  const bool cas = op == AtomicOp::CompareExchange;
+  const ExprPtr index = load("index", i);
+  const ExprPtr rmw = cas ? compare_exchange("target", index, load("expected", i), load("value", i))
+                          : atomic(op, "target", index, load("value", i));
+  Program p{
+      {storage("target", 0, BufferAccess::ReadWrite), storage("index", 1, BufferAccess::ReadOnly),
+       storage("value", 2, BufferAccess::ReadOnly), storage("expected", 3, BufferAccess::ReadOnly),
+       storage("old", 4, BufferAccess::ReadWrite)},
+      {spec_tables::kTableWorkgroupSize, 1, 1},
+      {guarded("old", {store("old", i, rmw)})}};
+  const OobRow& value = oob_values().at(op);
+  // S5: an out-of-bounds atomic returns 0 and writes nothing, so `old` is all
+  // zeros (the parity run poisons it first) and `target` keeps its bytes.
+  return make_case("spec/atomic_oob/" + std::string(name_of(op)), std::move(p),
+                   spec_tables::grid_for(kOobIndex.size()),
+                   {{"target", words({kOobTarget.begin(), kOobTarget.end()})},
+                    {"index", words({kOobIndex.begin(), kOobIndex.end()})},
+                    {"value", words({value.begin(), value.end()})},
+                    {"expected", words({kOobExpected.begin(), kOobExpected.end()})},
+                    {"old", zero_words(kOobIndex.size())}},
+                   {{"target", words({kOobTarget.begin(), kOobTarget.end()})},
+                    {"old", zero_words(kOobIndex.size())}});
+}
+
 }  // namespace
 
 /// Operator cases; cast cells are appended by cast_cases.cc.
@@ -213,6 +283,7 @@ std::vector<TestCase> operator_cases() {
   for (BinOp op : all_bin_ops()) out.push_back(bin_case(op, bin_rows().at(op)));
   for (UnOp op : all_un_ops()) out.push_back(un_case(op, un_rows().at(op)));
   for (AtomicOp op : all_atomic_ops()) out.push_back(atomic_case(op, atomic_rows().at(op)));
+  for (AtomicOp op : all_atomic_ops()) out.push_back(atomic_out_of_bounds_case(op));
   return out;
 }
 

@@ -17,7 +17,9 @@ std::vector<TestCase> execution_cases();
 std::vector<TestCase> control_and_value_cases();
 /// Structural archetypes (structural_cases.cc).
 std::vector<TestCase> structural_cases();
-/// The off-by-one length archetype, also run in strict mode as non-conforming.
-TestCase off_by_one_lengths();
+/// The off-by-one length archetype (S11) on storage, atomics, uniform and
+/// workgroup buffers; structural_cases() holds them, and each also runs in
+/// strict mode as non-conforming.
+std::vector<TestCase> off_by_one_cases();
 
 }  // namespace vyre::reference
