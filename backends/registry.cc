@@ -13,11 +13,13 @@ namespace {
 struct BackendRow {
   std::string_view name;
   std::unique_ptr<Backend> (*make)(const BackendOptions&);
+  /// Whether BackendOptions::device picks one of several devices.
+  bool takes_device;
 };
 
 constexpr std::array<BackendRow, 2> kBackends = {{
-    {"reference", make_reference_backend},
-    {"vulkan", vulkan::make_vulkan_backend},
+    {"reference", make_reference_backend, false},
+    {"vulkan", vulkan::make_vulkan_backend, true},
 }};
 
 }  // namespace
@@ -26,6 +28,13 @@ std::vector<std::string_view> backend_names() {
   std::vector<std::string_view> names;
   for (const BackendRow& row : kBackends) names.push_back(row.name);
   return names;
+}
+
+bool backend_takes_device(std::string_view name) {
+  for (const BackendRow& row : kBackends) {
+    if (row.name == name) return row.takes_device;
+  }
+  return false;
 }
 
 Result<std::unique_ptr<Backend>> make_backend(std::string_view name,

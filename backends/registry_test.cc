@@ -28,6 +28,14 @@ TEST(Registry, UnknownNameListsTheKnownOnes) {
   EXPECT_NE(backend.error().message.find("reference, vulkan"), std::string::npos);
 }
 
+TEST(Registry, SaysWhichBackendsTakeADevice) {
+  // vulkan picks among the machine's devices; the reference interpreter is one.
+  EXPECT_TRUE(backend_takes_device("vulkan"));
+  EXPECT_FALSE(backend_takes_device("reference"));
+  EXPECT_FALSE(backend_takes_device("cuda"));
+  EXPECT_FALSE(backend_takes_device(""));
+}
+
 TEST(StatusNames, EveryStatusHasItsOwnName) {
   const std::vector<std::pair<Status, std::string_view>> expected = {
       {Status::Ok, "ok"},

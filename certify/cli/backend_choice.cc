@@ -7,13 +7,6 @@
 #include "backends/registry.h"
 
 namespace vyre::cli {
-namespace {
-
-/// Built-in backends that choose among devices (BackendOptions::device); the
-/// reference has none, and the plugin ABI's create() takes no device.
-constexpr std::string_view kBackendsWithDevices[] = {"vulkan"};
-
-}  // namespace
 
 bool take_backend_option(const std::string& flag, const std::string& value, BackendChoice& choice,
                          std::optional<std::string>& error) {
@@ -47,8 +40,10 @@ std::optional<std::string> check_backend_choice(const BackendChoice& choice) {
     return "--device does not apply to a plugin backend (the plugin ABI's create() takes no "
            "device; a plugin picks its own)";
   }
-  if (std::find(std::begin(kBackendsWithDevices), std::end(kBackendsWithDevices), choice.backend) ==
-      std::end(kBackendsWithDevices)) {
+  // An unknown name is left to open_backend, whose error lists the known ones.
+  const std::vector<std::string_view> known = backend_names();
+  if (std::find(known.begin(), known.end(), choice.backend) != known.end() &&
+      !backend_takes_device(choice.backend)) {
     return "--device does not apply to backend `" + choice.backend + "`, which has one device";
   }
   return std::nullopt;

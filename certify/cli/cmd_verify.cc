@@ -1,4 +1,5 @@
-// `vyre-certify verify report.json`: recomputes the certificate digest.
+// `vyre-certify verify report.json`: checks the certificate digest, the
+// schema and that the verdict follows from the per-case statuses.
 #include <cstdio>
 
 #include "certify/cli/command.h"
@@ -22,25 +23,43 @@ int run_verify(std::span<const std::string> args) {
     std::fprintf(stderr, "%s: %s\n", args[0].c_str(), text.error().message.c_str());
     return kExitUsage;
   }
-  nlohmann::json report = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (report.is_discarded()) {
-    std::fprintf(stderr, "%s: not valid JSON\n", args[0].c_str());
+  const Result<certify::ParsedReport> parsed = certify::parse_report_text(*text);
+  if (!parsed) {
+    std::fprintf(stderr, "%s: %s\n", args[0].c_str(), parsed.error().message.c_str());
     return kExitUsage;
   }
-  auto digest = certify::verify_certificate(report);
+  if (parsed->repeated_key) {
+    std::printf(
+        "%s: NOT VERIFIED: the key `%s` appears twice in one object; a report has each "
+        "member once\n",
+        args[0].c_str(), parsed->repeated_key->c_str());
+    return kExitFail;
+  }
+  const nlohmann::json& r = parsed->json;
+  auto digest = certify::verify_report(r);
   if (!digest) {
     std::printf("%s: NOT VERIFIED: %s\n", args[0].c_str(), digest.error().message.c_str());
     return kExitFail;
   }
-  std::printf("%s: verified (sha256 %s); backend %s, %s at %s\n", args[0].c_str(), digest->c_str(),
-              report.value("backend", "?").c_str(),
-              report.value("certified", false) ? "certified" : "not certified",
-              report.value("requested_level", "?").c_str());
+  // verify_report checked every member used here: present, with its type.
+  std::printf("%s: verified (sha256 %s); backend %s on %s, %s at %s (spec %s, suite %s)\n",
+              args[0].c_str(), digest->c_str(), r["backend"].get<std::string>().c_str(),
+              r["device"]["name"].get<std::string>().c_str(),
+              r["certified"].get<bool>() ? "certified" : "not certified",
+              r["requested_level"].get<std::string>().c_str(),
+              r["spec_snapshot"].get<std::string>().c_str(),
+              r["suite_version"].get<std::string>().c_str());
   return kExitOk;
 }
 
-const bool registered = register_command({"verify", "check a report's certificate digest",
-                                          "vyre-certify verify REPORT.json", run_verify});
+const bool registered = register_command(
+    {"verify", "check a report's certificate digest, schema and verdict",
+     "vyre-certify verify REPORT.json\n"
+     "  Exit 0 when the digest matches, every member schema 1 defines is there with its type\n"
+     "  (and no other), and the levels and verdict follow from the per-case statuses; 1 when\n"
+     "  not; 2 when the file cannot be read or is not JSON. The digest is unkeyed: it shows\n"
+     "  the report was not edited since it was sealed, not who sealed it.",
+     run_verify});
 
 }  // namespace
 }  // namespace vyre::cli

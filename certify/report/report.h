@@ -31,6 +31,8 @@ enum class Verdict : uint8_t {
 std::string_view name_of(Verdict v);
 /// The verdict a non-Ok backend status becomes.
 Verdict verdict_of(Status s);
+/// The verdict whose name_of is exactly `name`; nullopt for any other text.
+std::optional<Verdict> verdict_named(std::string_view name);
 
 /// Where expected and observed first differ, as u32 words.
 struct FirstDifference {
@@ -103,5 +105,10 @@ struct Report {
   bool certified = false;
   std::string reason;
 };
+
+/// Judges levels (fail closed) and the overall verdict from the case results:
+/// fills report.levels, report.certified and report.reason. The run and
+/// `vyre-certify verify` both judge with this one function.
+void judge(Report& report);
 
 }  // namespace vyre::certify

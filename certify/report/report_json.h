@@ -2,6 +2,7 @@
 // SHA-256 digest over the canonical JSON that `vyre-certify verify` recomputes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,8 +27,27 @@ std::string sha256_hex(std::string_view bytes);
 nlohmann::json with_certificate(nlohmann::json report);
 
 /// Recomputes the digest of a report read from disk; an Error says what is
-/// wrong (no certificate, unknown schema, digest mismatch).
+/// wrong (no certificate, unknown schema, a certificate member this tool does
+/// not write, digest mismatch). Returns the digest.
 Result<std::string> verify_certificate(const nlohmann::json& report);
+
+/// report.json as read from disk.
+struct ParsedReport {
+  nlohmann::json json;
+  /// The first key that appears twice within one object: the parser keeps
+  /// one of the two, so such a file is not the report that was sealed.
+  std::optional<std::string> repeated_key;
+};
+
+/// Parses report.json text; an Error when it is not valid JSON.
+Result<ParsedReport> parse_report_text(std::string_view text);
+
+/// What `vyre-certify verify` checks: the certificate (verify_certificate),
+/// every member schema 1 defines present with its type and no other, and the
+/// levels, verdict and reason equal to what judge() gives from the per-case
+/// statuses. Returns the digest; an Error names the first problem by its JSON
+/// pointer ("/levels/3/certified: ...").
+Result<std::string> verify_report(const nlohmann::json& report);
 
 /// Buffers in JSON: name -> lower-case hex of the bytes (capped for size).
 nlohmann::json buffers_to_json(const BufferSet& buffers);

@@ -5,6 +5,7 @@
 namespace vyre::certify {
 namespace {
 
+/// A consistent report of one passing L1 case, judged and certified at L1.
 Report sample_report() {
   Report r;
   r.suite_version = "test";
@@ -12,13 +13,31 @@ Report sample_report() {
   r.device.device_name = "llvmpipe";
   r.seed = 7;
   r.runs = 100;
+  r.requested_level = Level::L1;
   CaseResult c;
   c.id = "L1/primitive.add";
+  c.level = Level::L1;
   c.verdict = Verdict::Pass;
   c.variants = 6;
   c.distinct_outputs = 1;
   r.cases.push_back(c);
+  judge(r);
   return r;
+}
+
+/// The sample report, sealed, written out and read back as `verify` reads it.
+nlohmann::json sealed_sample() {
+  nlohmann::json sealed = with_certificate(report_to_json(sample_report()));
+  auto parsed = parse_report_text(sealed.dump(2));
+  EXPECT_TRUE(parsed.ok());
+  return parsed->json;
+}
+
+/// Fails unless verify_report rejects `report` with a message containing `needle`.
+void expect_rejected(const nlohmann::json& report, std::string_view needle) {
+  auto result = verify_report(report);
+  ASSERT_FALSE(result.ok()) << "accepted: " << report.dump();
+  EXPECT_NE(result.error().message.find(needle), std::string::npos) << result.error().message;
 }
 
 TEST(Sha256, MatchesFips180Vectors) {
@@ -39,16 +58,138 @@ TEST(Certificate, VerifiesAnUntouchedReport) {
   auto result = verify_certificate(reread);
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(*result, reread["certificate"]["digest"].get<std::string>());
+  auto full = verify_report(reread);
+  ASSERT_TRUE(full.ok()) << full.error().message;
+  EXPECT_EQ(*full, *result);
 }
 
 TEST(Certificate, RejectsAHandEditedVerdict) {
-  nlohmann::json j = with_certificate(report_to_json(sample_report()));
-  j["certified"] = true;
-  j["cases"][0]["status"] = "pass";
-  j["cases"][0]["distinct_outputs"] = 2;
+  nlohmann::json j = sealed_sample();
+  ASSERT_EQ(j["cases"][0]["status"], "pass");
+  j["cases"][0]["status"] = "fail";
   auto result = verify_certificate(j);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.error().message.find("digest mismatch"), std::string::npos);
+  expect_rejected(j, "digest mismatch");
+}
+
+TEST(VerifyReport, RejectsAForgedMinimalReport) {
+  // Hand-made, with a correct digest: the digest alone would accept it.
+  nlohmann::json forged = with_certificate(nlohmann::json::parse(
+      R"({"schema_version":1,"backend":"vulkan","certified":true,"cases":[],"levels":[]})"));
+  ASSERT_TRUE(verify_certificate(forged).ok());
+  expect_rejected(forged, "/spec_snapshot: missing");
+}
+
+TEST(VerifyReport, RejectsACompleteReportThatRanNothingYetSaysCertified) {
+  nlohmann::json body = report_to_json(sample_report());
+  body["cases"] = nlohmann::json::array();
+  body["levels"] = nlohmann::json::array();
+  expect_rejected(with_certificate(body), "/levels/0: the report says nothing, but judging");
+}
+
+TEST(VerifyReport, RejectsAFlippedVerdictWithARecomputedDigest) {
+  // A case's status flipped, levels and verdict left as they were.
+  nlohmann::json failing = sealed_sample();
+  failing["cases"][0]["status"] = "fail";
+  failing.erase("certificate");
+  expect_rejected(with_certificate(failing),
+                  "/levels/0/certified: the report says true, but judging its per-case statuses "
+                  "gives false");
+  // The verdict flipped, the cases left as they were.
+  nlohmann::json uncertified = sealed_sample();
+  uncertified["certified"] = false;
+  uncertified.erase("certificate");
+  expect_rejected(with_certificate(uncertified), "/certified: the report says false");
+  // A level's count edited.
+  nlohmann::json counts = sealed_sample();
+  counts["levels"][0]["passed"] = 2;
+  counts.erase("certificate");
+  expect_rejected(with_certificate(counts), "/levels/0/passed");
+}
+
+TEST(VerifyReport, RejectsACaseAboveTheRequestedLevel) {
+  // judge() counts only levels up to the requested one, so moving a failing
+  // case up would hide it.
+  Report r = sample_report();
+  r.cases[0].level = Level::L2;
+  r.cases[0].verdict = Verdict::Fail;
+  CaseResult passing = sample_report().cases[0];
+  passing.id = "L1/other";
+  r.cases.push_back(passing);
+  judge(r);
+  ASSERT_TRUE(r.certified);
+  expect_rejected(with_certificate(report_to_json(r)),
+                  "/cases/0/level: L2 is above the requested level L1");
+}
+
+TEST(VerifyReport, RejectsMembersOutsideTheSchema) {
+  nlohmann::json extra = sealed_sample();
+  extra["cases"][0]["waived"] = true;
+  extra.erase("certificate");
+  expect_rejected(with_certificate(extra), "/cases/0/waived: not a member schema 1 defines");
+
+  nlohmann::json missing = sealed_sample();
+  missing["device"].erase("driver");
+  missing.erase("certificate");
+  expect_rejected(with_certificate(missing), "/device/driver: missing");
+}
+
+TEST(VerifyReport, RejectsMistypedMembers) {
+  struct Edit {
+    nlohmann::json::json_pointer where;
+    nlohmann::json value;
+    std::string message;
+  };
+  const std::vector<Edit> edits = {
+      {"/seed"_json_pointer, "7", "/seed: expected an unsigned integer"},
+      {"/runs"_json_pointer, -1, "/runs: expected an unsigned integer"},
+      {"/runs"_json_pointer, 1.5, "/runs: expected an unsigned integer"},
+      {"/certified"_json_pointer, 1, "/certified: expected true or false"},
+      {"/device/max_workgroup_size"_json_pointer, {1, 2}, "/device/max_workgroup_size: expected"},
+      {"/cases/0/status"_json_pointer, nullptr, "/cases/0/status: expected a string"},
+      {"/timing_us/phases/open"_json_pointer, "fast", "/timing_us/phases: expected an object"},
+  };
+  for (const Edit& edit : edits) {
+    nlohmann::json j = sealed_sample();
+    j[edit.where] = edit.value;
+    j.erase("certificate");
+    expect_rejected(with_certificate(j), edit.message);
+  }
+}
+
+TEST(VerifyReport, RejectsUnknownStatusAndLevelNames) {
+  nlohmann::json status = sealed_sample();
+  status["cases"][0]["status"] = "waived";
+  status.erase("certificate");
+  expect_rejected(with_certificate(status), "/cases/0/status: `waived` is no status");
+  nlohmann::json level = sealed_sample();
+  level["cases"][0]["level"] = "l1";  // level_named would take it; the writer never writes it
+  level.erase("certificate");
+  expect_rejected(with_certificate(level), "/cases/0/level: not a level");
+}
+
+TEST(Certificate, RejectsMembersTheDigestDoesNotCover) {
+  nlohmann::json extra = sealed_sample();
+  extra["certificate"]["certified_level"] = "L4";
+  expect_rejected(extra, "`certified_level`");
+  nlohmann::json canonicalization = sealed_sample();
+  canonicalization["certificate"]["canonicalization"] = "none";
+  expect_rejected(canonicalization, "canonicalization");
+}
+
+TEST(ParseReportText, FindsAKeyRepeatedInOneObject) {
+  auto top = parse_report_text(R"({"certified": false, "certified": true})");
+  ASSERT_TRUE(top.ok());
+  EXPECT_EQ(top->repeated_key, "certified");
+  auto nested = parse_report_text(R"({"cases": [{"status": "fail", "status": "pass"}]})");
+  ASSERT_TRUE(nested.ok());
+  EXPECT_EQ(nested->repeated_key, "status");
+  // The same key in two different objects is no repeat.
+  auto distinct = parse_report_text(R"({"a": {"id": 1}, "b": {"id": 2}, "id": 3})");
+  ASSERT_TRUE(distinct.ok());
+  EXPECT_FALSE(distinct->repeated_key);
+  EXPECT_FALSE(parse_report_text(R"({"a": )").ok());
 }
 
 TEST(Certificate, RejectsMissingCertificateAndUnknownSchema) {

@@ -1,3 +1,5 @@
+// Verdicts: of one case (from a backend status) and, by `judge`, of each
+// level and of the whole run.
 #include "certify/report/report.h"
 
 namespace vyre::certify {
@@ -44,6 +46,44 @@ Verdict verdict_of(Status s) {
       return Verdict::Error;
   }
   return Verdict::Error;
+}
+
+std::optional<Verdict> verdict_named(std::string_view name) {
+  for (uint8_t i = 0; i <= static_cast<uint8_t>(Verdict::InvalidCase); ++i) {
+    if (name_of(static_cast<Verdict>(i)) == name) return static_cast<Verdict>(i);
+  }
+  return std::nullopt;
+}
+
+void judge(Report& report) {
+  report.levels.clear();
+  report.certified = true;
+  report.reason.clear();
+  for (Level level : all_levels()) {
+    if (level > report.requested_level) break;
+    LevelSummary s;
+    s.level = level;
+    for (const CaseResult& c : report.cases) {
+      if (c.level != level) continue;
+      ++s.cases;
+      if (c.verdict == Verdict::Pass) ++s.passed;
+      if (c.verdict == Verdict::NotSupported) ++s.not_supported;
+      if (c.verdict != Verdict::Pass && c.verdict != Verdict::NotSupported) ++s.failed;
+    }
+    if (s.cases == 0) {
+      s.reason = "no case ran at this level";
+    } else if (s.failed > 0) {
+      s.reason = std::to_string(s.failed) + " case(s) failed";
+    } else if (s.not_supported > 0) {
+      s.reason = std::to_string(s.not_supported) + " case(s) not supported";
+    }
+    s.certified = s.reason.empty();
+    if (!s.certified && report.certified) {
+      report.certified = false;
+      report.reason = std::string(name_of(level)) + ": " + s.reason;
+    }
+    report.levels.push_back(s);
+  }
 }
 
 }  // namespace vyre::certify

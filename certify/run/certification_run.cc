@@ -5,10 +5,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <stop_token>
+#include <thread>
 
 #include "certify/report/report_json.h"
 #include "certify/report/report_writers.h"
@@ -61,28 +65,84 @@ uint32_t usable_workgroup_size(const Capabilities& device) {
   return size;
 }
 
-/// Progress on a terminal: one rewritten line; elsewhere one line per 10%.
+/// Progress of a run on stderr. On a terminal: one line, rewritten in place,
+/// naming the case being run with the elapsed time of the run and of the case,
+/// redrawn every second so a long case shows it is still going. Elsewhere
+/// (a log, CI): a plain line per tenth of the cases. Cases that did not pass
+/// get a line of their own either way. Disabled (--quiet): nothing.
 class Progress {
  public:
-  Progress(size_t total, bool enabled) : total_(total), enabled_(enabled), tty_(isatty(2)) {}
-  void update(size_t done, const CaseResult& r) {
+  Progress(size_t total, bool enabled)
+      : total_(total), enabled_(enabled), terminal_(enabled && isatty(STDERR_FILENO)) {
+    if (terminal_) ticker_ = std::jthread([this](std::stop_token stop) { tick(stop); });
+  }
+  ~Progress() {
+    if (ticker_.joinable()) {
+      ticker_.request_stop();
+      ticker_.join();
+    }
+    if (terminal_) std::fprintf(stderr, "\r\033[K");
+  }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  /// Case `index` (0-based) starts.
+  void start(size_t index, std::string_view id) {
+    std::lock_guard lock(mutex_);
+    index_ = index;
+    id_ = id;
+    case_start_ = Clock::now();
+    draw();
+  }
+
+  /// The case started last has finished with `r`.
+  void finish(const CaseResult& r) {
     if (!enabled_) return;
+    std::lock_guard lock(mutex_);
+    const size_t done = index_ + 1;
     if (r.verdict != Verdict::Pass) {
-      std::fprintf(stderr, "%s[%zu/%zu] %s: %s\n", tty_ ? "\r\033[K" : "", done, total_,
+      std::fprintf(stderr, "%s[%zu/%zu] %s: %s\n", terminal_ ? "\r\033[K" : "", done, total_,
                    r.id.c_str(), std::string(name_of(r.verdict)).c_str());
     }
-    if (tty_) {
-      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total_, r.id.c_str());
-    } else if (done * 10 / total_ != (done - 1) * 10 / total_ || done == total_) {
-      std::fprintf(stderr, "[%zu/%zu] cases run\n", done, total_);
+    if (!terminal_ && (done * 10 / total_ != (done - 1) * 10 / total_ || done == total_)) {
+      std::fprintf(stderr, "[%zu/%zu] cases run, %s elapsed\n", done, total_,
+                   clock_text(seconds_since(run_start_)).c_str());
     }
-    if (tty_ && done == total_) std::fprintf(stderr, "\n");
   }
 
  private:
-  size_t total_;
-  bool enabled_;
-  bool tty_;
+  void tick(std::stop_token stop) {
+    std::unique_lock lock(mutex_);
+    while (!stop.stop_requested()) {
+      wake_.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; });
+      if (!stop.stop_requested()) draw();
+    }
+  }
+
+  /// Rewrites the terminal line; the caller holds mutex_.
+  void draw() {
+    if (!terminal_ || id_.empty()) return;
+    const std::string line =
+        progress_line(index_, total_, id_, seconds_since(run_start_), seconds_since(case_start_));
+    std::fprintf(stderr, "\r\033[K%s", line.c_str());
+    std::fflush(stderr);
+  }
+
+  static std::chrono::seconds seconds_since(Clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start);
+  }
+
+  const size_t total_;
+  const bool enabled_;
+  const bool terminal_;
+  const Clock::time_point run_start_ = Clock::now();
+  std::mutex mutex_;
+  size_t index_ = 0;
+  std::string id_;
+  Clock::time_point case_start_ = run_start_;
+  /// Wakes the ticker once a second, or at once when it is asked to stop.
+  std::condition_variable_any wake_;
+  std::jthread ticker_;
 };
 
 }  // namespace
@@ -98,10 +158,9 @@ Report run_certification(Backend& backend, const std::vector<SuiteCase>& cases,
   report.requested_level = options.level;
   report.started_utc = utc_now();
 
-  auto probe_start = Clock::now();
+  // The caller opened the backend and probed it (its "open" phase); this is
+  // the backend's kept answer.
   report.device = backend.probe();
-  report.phase_us["probe"] = static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - probe_start).count());
 
   std::vector<const SuiteCase*> chosen;
   for (const SuiteCase& c : cases) {
@@ -133,48 +192,56 @@ Report run_certification(Backend& backend, const std::vector<SuiteCase>& cases,
   run_options.preferred_workgroup_size = usable_workgroup_size(report.device);
   Progress progress(chosen.size(), options.progress);
   for (size_t i = 0; i < chosen.size(); ++i) {
+    progress.start(i, chosen[i]->id);
     CaseResult r = run_case(backend, *chosen[i], run_options, write_repro);
     report.phase_us["compile"] += r.compile_us;
     report.phase_us["dispatch"] += r.backend_us;
     report.phase_us["reference"] += r.reference_us;
-    progress.update(i + 1, r);
+    progress.finish(r);
     report.cases.push_back(std::move(r));
   }
+  judge(report);
   report.wall_us = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count());
-  judge(report);
+  record_other_time(report);
   return report;
 }
 
-void judge(Report& report) {
-  report.levels.clear();
-  report.certified = true;
-  report.reason.clear();
-  for (Level level : all_levels()) {
-    if (level > report.requested_level) break;
-    LevelSummary s;
-    s.level = level;
-    for (const CaseResult& c : report.cases) {
-      if (c.level != level) continue;
-      ++s.cases;
-      if (c.verdict == Verdict::Pass) ++s.passed;
-      if (c.verdict == Verdict::NotSupported) ++s.not_supported;
-      if (c.verdict != Verdict::Pass && c.verdict != Verdict::NotSupported) ++s.failed;
-    }
-    if (s.cases == 0) {
-      s.reason = "no case ran at this level";
-    } else if (s.failed > 0) {
-      s.reason = std::to_string(s.failed) + " case(s) failed";
-    } else if (s.not_supported > 0) {
-      s.reason = std::to_string(s.not_supported) + " case(s) not supported";
-    }
-    s.certified = s.reason.empty();
-    if (!s.certified && report.certified) {
-      report.certified = false;
-      report.reason = std::string(name_of(level)) + ": " + s.reason;
-    }
-    report.levels.push_back(s);
+std::string clock_text(std::chrono::seconds elapsed) {
+  const long long total = elapsed.count() < 0 ? 0 : elapsed.count();
+  char text[32];
+  if (total >= 3600) {
+    std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", total / 3600, total / 60 % 60,
+                  total % 60);
+  } else {
+    std::snprintf(text, sizeof text, "%lld:%02lld", total / 60, total % 60);
   }
+  return text;
+}
+
+std::string progress_line(size_t index, size_t total, std::string_view id,
+                          std::chrono::seconds run_elapsed, std::chrono::seconds case_elapsed) {
+  // One terminal row: a line that wraps would leave its first part behind
+  // when \r rewrites it. The id is what gives way.
+  constexpr size_t kColumns = 79;
+  const std::string head = "[" + std::to_string(index + 1) + "/" + std::to_string(total) + "] " +
+                           clock_text(run_elapsed) + " running ";
+  const std::string tail = " (" + clock_text(case_elapsed) + ")";
+  std::string shown(id);
+  const size_t room =
+      kColumns > head.size() + tail.size() ? kColumns - head.size() - tail.size() : 0;
+  if (shown.size() > room)
+    shown = (room > 3 ? "..." + shown.substr(shown.size() - (room - 3)) : "");
+  return head + shown + tail;
+}
+
+void record_other_time(Report& report) {
+  uint64_t measured = 0;
+  for (const auto& [phase, us] : report.phase_us) {
+    if (phase != kOtherPhase) measured += us;
+  }
+  report.phase_us[std::string(kOtherPhase)] =
+      report.wall_us > measured ? report.wall_us - measured : 0;
 }
 
 Result<Ok> clear_old_repros(const std::string& out_dir) {

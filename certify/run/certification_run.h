@@ -2,6 +2,7 @@
 // judged fail-closed, reports written to the output folder.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -24,7 +25,8 @@ struct CertifyOptions {
   std::string filter;
   /// Folder of report.json, report.md, junit.xml and repro/.
   std::string out_dir;
-  /// Print a progress line to stderr.
+  /// Show progress on stderr (a live line on a terminal, plain lines
+  /// elsewhere); false for --quiet.
   bool progress = true;
 };
 
@@ -34,8 +36,22 @@ struct CertifyOptions {
 Report run_certification(Backend& backend, const std::vector<SuiteCase>& cases,
                          const CertifyOptions& options);
 
-/// Judges levels (fail closed) and the overall verdict from the case results.
-void judge(Report& report);
+/// The phase holding the run's time that no other phase measured: the
+/// runner's own work (comparing and sorting outputs, repro files, judging).
+inline constexpr std::string_view kOtherPhase = "other";
+
+/// Sets report.phase_us[kOtherPhase] to wall_us minus every other phase, so
+/// that the phases add up to the wall time (0 if they already exceed it).
+void record_other_time(Report& report);
+
+/// "m:ss" (or "h:mm:ss" from an hour on) of a non-negative duration.
+std::string clock_text(std::chrono::seconds elapsed);
+
+/// The progress line shown on a terminal while case `index` (0-based) of
+/// `total` runs: "[3/224] 1:05 running ID (0:56)", the run's and the case's
+/// elapsed time, shortened at the front of the id to fit 79 columns.
+std::string progress_line(size_t index, size_t total, std::string_view id,
+                          std::chrono::seconds run_elapsed, std::chrono::seconds case_elapsed);
 
 /// First bytes of every repro file this tool writes ("# vyre-certify repro of
 /// ID"): what marks a file in repro/ as one a later run may delete.

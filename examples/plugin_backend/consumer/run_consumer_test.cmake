@@ -1,8 +1,8 @@
 # The test plugin_package_consumer (cmake -P): installs this build into a fresh
 # prefix, configures and builds ./ (a backend author's project) against it, and
 # checks what find_package(vyre_certify) gave: the header compiled as C99, the
-# imported vyre-certify runs, and vyre_certify_add_test registered the
-# certification command. Inputs: VYRE_BUILD_DIR, CONSUMER_SOURCE, WORK_DIR,
+# imported vyre-certify runs, vyre_certify_add_test registered the
+# certification command, and the consumer's ctest runs it and passes. Inputs: VYRE_BUILD_DIR, CONSUMER_SOURCE, WORK_DIR,
 # GENERATOR, C_COMPILER, CTEST_COMMAND.
 
 function(run_step what)
@@ -34,7 +34,7 @@ run_step("listing the consumer's tests" ${CTEST_COMMAND} --test-dir ${build} --s
 string(JSON test_count LENGTH "${step_output}" tests)
 expect_equal("number of tests" "${test_count}" "1")
 string(JSON test_name GET "${step_output}" tests 0 name)
-expect_equal("test name" "${test_name}" "null_backend_certification")
+expect_equal("test name" "${test_name}" "binop_backend_certification")
 string(JSON argc LENGTH "${step_output}" tests 0 command)
 set(command)
 math(EXPR last "${argc} - 1")
@@ -42,7 +42,24 @@ foreach(i RANGE ${last})
   string(JSON arg GET "${step_output}" tests 0 command ${i})
   list(APPEND command "${arg}")
 endforeach()
-set(expected ${prefix}/bin/vyre-certify --backend ${build}/libnull_backend.so --level L1
-             --out ${build}/vyre-certify/null_backend_certification)
+set(reports ${build}/vyre-certify/binop_backend_certification)
+set(expected ${prefix}/bin/vyre-certify --backend ${build}/libbinop_backend.so --level L1
+             --out ${reports} --filter "L1/spec/binop/*" --runs 3)
 expect_equal("certification command" "${command}" "${expected}")
+
+# What the backend author then runs: ctest certifies the plugin, and passes.
+run_step("running the consumer's certification test"
+         ${CTEST_COMMAND} --test-dir ${build} --output-on-failure)
+string(FIND "${step_output}" "100% tests passed, 0 tests failed out of 1" passed)
+if(passed EQUAL -1)
+  message(FATAL_ERROR "the consumer's ctest did not pass its one test:\n${step_output}")
+endif()
+# The report says what passed: the 18 BinOps of the pinned spec, section 3.
+file(READ ${reports}/report.json json)
+string(JSON certified GET "${json}" certified)
+string(JSON level GET "${json}" levels 0 level)
+string(JSON cases GET "${json}" levels 0 cases)
+string(JSON passed GET "${json}" levels 0 passed)
+expect_equal("the consumer's report" "${certified} ${level} ${cases} ${passed}" "ON L1 18 18")
+run_step("verifying the consumer's report" ${prefix}/bin/vyre-certify verify ${reports}/report.json)
 message(STATUS "find_package(vyre_certify) works: ${command}")
