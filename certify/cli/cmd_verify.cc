@@ -5,6 +5,7 @@
 #include "certify/cli/command.h"
 #include "certify/cli/read_input.h"
 #include "certify/report/report_json.h"
+#include "certify/report/report_verify.h"
 
 namespace vyre::cli {
 namespace {

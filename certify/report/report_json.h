@@ -42,12 +42,8 @@ struct ParsedReport {
 /// Parses report.json text; an Error when it is not valid JSON.
 Result<ParsedReport> parse_report_text(std::string_view text);
 
-/// What `vyre-certify verify` checks: the certificate (verify_certificate),
-/// every member schema 1 defines present with its type and no other, and the
-/// levels, verdict and reason equal to what judge() gives from the per-case
-/// statuses. Returns the digest; an Error names the first problem by its JSON
-/// pointer ("/levels/3/certified: ...").
-Result<std::string> verify_report(const nlohmann::json& report);
+/// One level's summary as report.json writes it.
+nlohmann::json level_to_json(const LevelSummary& level);
 
 /// Buffers in JSON: name -> lower-case hex of the bytes (capped for size).
 nlohmann::json buffers_to_json(const BufferSet& buffers);

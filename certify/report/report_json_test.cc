@@ -1,4 +1,5 @@
 #include "certify/report/report_json.h"
+#include "certify/report/report_verify.h"
 
 #include <gtest/gtest.h>
 

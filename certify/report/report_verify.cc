@@ -1,0 +1,265 @@
+#include "certify/report/report_verify.h"
+
+#include <optional>
+#include <set>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "certify/report/report.h"
+#include "certify/report/report_json.h"
+
+namespace vyre::certify {
+namespace {
+
+// What schema 1 holds, member by member: `verify` accepts exactly this, so
+// no member the digest covers can be missing, mistyped or unknown.
+enum class Type : uint8_t {
+  String,
+  Unsigned,
+  Boolean,
+  UnsignedTriple,  ///< [x, y, z]
+  Object,          ///< The members listed in Field::members.
+  ObjectArray,     ///< Objects, each with the members listed in Field::members.
+  HexBuffers,      ///< buffer name -> hex text
+  UnsignedMap,     ///< name -> unsigned
+};
+
+struct Field {
+  std::string_view name;
+  Type type;
+  bool optional = false;
+  std::span<const Field> members = {};
+};
+
+constexpr Field kFirstDifferenceFields[] = {{"buffer", Type::String},
+                                            {"word", Type::Unsigned},
+                                            {"expected", Type::Unsigned},
+                                            {"observed", Type::Unsigned}};
+constexpr Field kFailureFields[] = {
+    {"variant", Type::String},
+    {"detail", Type::String},
+    {"inputs", Type::HexBuffers},
+    {"expected", Type::HexBuffers},
+    {"observed", Type::HexBuffers},
+    {"repro", Type::String},
+    {"first_difference", Type::Object, true, kFirstDifferenceFields}};
+constexpr Field kCaseTimingFields[] = {
+    {"compile", Type::Unsigned}, {"backend", Type::Unsigned}, {"reference", Type::Unsigned}};
+constexpr Field kCaseFields[] = {{"id", Type::String},
+                                 {"level", Type::String},
+                                 {"oracle", Type::String},
+                                 {"status", Type::String},
+                                 {"message", Type::String},
+                                 {"variants", Type::Unsigned},
+                                 {"runs_per_variant", Type::Unsigned},
+                                 {"dispatches", Type::Unsigned},
+                                 {"distinct_outputs", Type::Unsigned},
+                                 {"timing_us", Type::Object, false, kCaseTimingFields},
+                                 {"failure", Type::Object, true, kFailureFields}};
+constexpr Field kLevelFields[] = {{"level", Type::String},      {"summary", Type::String},
+                                  {"cases", Type::Unsigned},    {"passed", Type::Unsigned},
+                                  {"failed", Type::Unsigned},   {"not_supported", Type::Unsigned},
+                                  {"certified", Type::Boolean}, {"reason", Type::String}};
+constexpr Field kDeviceFields[] = {{"name", Type::String},
+                                   {"driver", Type::String},
+                                   {"api", Type::String},
+                                   {"max_workgroup_invocations", Type::Unsigned},
+                                   {"max_workgroup_size", Type::UnsignedTriple},
+                                   {"max_workgroup_count", Type::UnsignedTriple},
+                                   {"max_storage_buffer_bytes", Type::Unsigned},
+                                   {"max_uniform_buffer_bytes", Type::Unsigned},
+                                   {"max_workgroup_memory_bytes", Type::Unsigned},
+                                   {"preferred_workgroup_size", Type::Unsigned}};
+constexpr Field kRunTimingFields[] = {{"wall", Type::Unsigned}, {"phases", Type::UnsignedMap}};
+/// The report without its certificate (verify_certificate checks that).
+constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
+                                   {"spec_snapshot", Type::String},
+                                   {"suite_version", Type::String},
+                                   {"backend", Type::String},
+                                   {"device", Type::Object, false, kDeviceFields},
+                                   {"seed", Type::Unsigned},
+                                   {"runs", Type::Unsigned},
+                                   {"filter", Type::String},
+                                   {"requested_level", Type::String},
+                                   {"started_utc", Type::String},
+                                   {"timing_us", Type::Object, false, kRunTimingFields},
+                                   {"levels", Type::ObjectArray, false, kLevelFields},
+                                   {"cases", Type::ObjectArray, false, kCaseFields},
+                                   {"certified", Type::Boolean},
+                                   {"reason", Type::String}};
+
+bool is_unsigned(const nlohmann::json& v) {
+  // Parsed text gives number_unsigned; values built in memory may be signed.
+  return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+}
+
+std::string_view type_name(Type type) {
+  switch (type) {
+    case Type::String:
+      return "a string";
+    case Type::Unsigned:
+      return "an unsigned integer";
+    case Type::Boolean:
+      return "true or false";
+    case Type::UnsignedTriple:
+      return "an array of 3 unsigned integers";
+    case Type::Object:
+      return "an object";
+    case Type::ObjectArray:
+      return "an array of objects";
+    case Type::HexBuffers:
+      return "an object of buffer name -> hex string";
+    case Type::UnsignedMap:
+      return "an object of name -> unsigned integer";
+  }
+  return "?";
+}
+
+Result<Ok> check_members(const nlohmann::json& object, std::span<const Field> fields,
+                         const std::string& path);
+
+Result<Ok> check_value(const nlohmann::json& v, const Field& field, const std::string& path) {
+  const auto all_of = [&](auto&& good) {
+    return std::all_of(v.begin(), v.end(), [&](const nlohmann::json& e) { return good(e); });
+  };
+  bool ok = false;
+  switch (field.type) {
+    case Type::String:
+      ok = v.is_string();
+      break;
+    case Type::Unsigned:
+      ok = is_unsigned(v);
+      break;
+    case Type::Boolean:
+      ok = v.is_boolean();
+      break;
+    case Type::UnsignedTriple:
+      ok = v.is_array() && v.size() == 3 && all_of(is_unsigned);
+      break;
+    case Type::Object:
+      if (!v.is_object()) break;
+      return check_members(v, field.members, path);
+    case Type::ObjectArray:
+      if (!v.is_array()) break;
+      for (size_t i = 0; i < v.size(); ++i) {
+        const std::string at = path + "/" + std::to_string(i);
+        if (!v[i].is_object()) return Error{at + ": expected an object"};
+        if (auto r = check_members(v[i], field.members, at); !r) return r;
+      }
+      return Ok{};
+    case Type::HexBuffers:
+      ok = v.is_object() && all_of([](const nlohmann::json& e) { return e.is_string(); });
+      break;
+    case Type::UnsignedMap:
+      ok = v.is_object() && all_of(is_unsigned);
+      break;
+  }
+  if (!ok) return Error{path + ": expected " + std::string(type_name(field.type))};
+  return Ok{};
+}
+
+Result<Ok> check_members(const nlohmann::json& object, std::span<const Field> fields,
+                         const std::string& path) {
+  for (const Field& field : fields) {
+    const std::string at = path + "/" + std::string(field.name);
+    auto it = object.find(field.name);
+    if (it == object.end()) {
+      if (field.optional) continue;
+      return Error{at + ": missing; schema 1 requires it"};
+    }
+    if (auto r = check_value(*it, field, at); !r) return r;
+  }
+  for (const auto& [key, value] : object.items()) {
+    const bool known =
+        std::any_of(fields.begin(), fields.end(), [&](const Field& f) { return f.name == key; });
+    if (!known) return Error{path + "/" + key + ": not a member schema 1 defines"};
+  }
+  return Ok{};
+}
+
+/// The level named exactly as name_of writes it.
+std::optional<Level> exact_level(const nlohmann::json& name) {
+  auto level = level_named(name.get<std::string>());
+  if (!level || name_of(*level) != name.get<std::string>()) return std::nullopt;
+  return level;
+}
+
+/// Judges the per-case statuses again, with the run's own judge, and checks
+/// that the levels, the verdict and its reason are what they give.
+Result<Ok> rejudge(const nlohmann::json& body) {
+  Report judged;
+  auto requested = exact_level(body["requested_level"]);
+  if (!requested) return Error{"/requested_level: not a level (L1, L2, L3, L4)"};
+  judged.requested_level = *requested;
+  std::set<std::string> ids;
+  for (size_t i = 0; i < body["cases"].size(); ++i) {
+    const nlohmann::json& c = body["cases"][i];
+    const std::string at = "/cases/" + std::to_string(i);
+    CaseResult result;
+    result.id = c["id"].get<std::string>();
+    if (!ids.insert(result.id).second)
+      return Error{at + ": the case id `" + result.id + "` repeats"};
+    auto level = exact_level(c["level"]);
+    if (!level) return Error{at + "/level: not a level (L1, L2, L3, L4)"};
+    // The run never reports a case above the requested level, and judge()
+    // would not count one: a case moved up there would silently drop out.
+    if (*level > *requested) {
+      return Error{at + "/level: " + std::string(name_of(*level)) +
+                   " is above the requested level " + std::string(name_of(*requested))};
+    }
+    auto verdict = verdict_named(c["status"].get<std::string>());
+    if (!verdict)
+      return Error{at + "/status: `" + c["status"].get<std::string>() + "` is no status"};
+    result.level = *level;
+    result.verdict = *verdict;
+    judged.cases.push_back(std::move(result));
+  }
+  judge(judged);
+  // A level's summary is this build's wording of what the level covers
+  // (suite/level.cc), not part of its verdict: the report keeps the wording
+  // of the build that wrote it.
+  const auto without_summaries = [](nlohmann::json levels) {
+    for (nlohmann::json& level : levels) level.erase("summary");
+    return levels;
+  };
+  nlohmann::json levels = nlohmann::json::array();
+  for (const LevelSummary& l : judged.levels) levels.push_back(level_to_json(l));
+  const nlohmann::json stated = {{"levels", without_summaries(body["levels"])},
+                                 {"certified", body["certified"]},
+                                 {"reason", body["reason"]}};
+  const nlohmann::json recomputed = {{"levels", without_summaries(levels)},
+                                     {"certified", judged.certified},
+                                     {"reason", judged.reason}};
+  // Levels first: a wrong level explains a wrong verdict, not the reverse.
+  for (const char* key : {"levels", "certified", "reason"}) {
+    const nlohmann::json patch = nlohmann::json::diff(stated[key], recomputed[key]);
+    if (patch.empty()) continue;
+    // An "add" past the end of an array has the path ".../-": name the index.
+    std::string path = patch[0]["path"].get<std::string>();
+    if (path.ends_with("/-")) path.replace(path.size() - 1, 1, std::to_string(stated[key].size()));
+    const nlohmann::json::json_pointer at(path);
+    const auto shown = [&](const nlohmann::json& j) {
+      return j.contains(at) ? j[at].dump() : std::string("nothing");
+    };
+    return Error{"/" + std::string(key) + path + ": the report says " + shown(stated[key]) +
+                 ", but judging its per-case statuses gives " + shown(recomputed[key]) +
+                 "; the verdict does not follow from the cases"};
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Result<std::string> verify_report(const nlohmann::json& report) {
+  if (!report.is_object()) return Error{"not a report: the top level is not a JSON object"};
+  auto digest = verify_certificate(report);
+  if (!digest) return digest;
+  nlohmann::json body = report;
+  body.erase("certificate");
+  if (auto shape = check_members(body, kReportFields, ""); !shape) return shape.error();
+  if (auto judged = rejudge(body); !judged) return judged.error();
+  return digest;
+}
+
+}  // namespace vyre::certify
