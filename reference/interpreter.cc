@@ -6,6 +6,7 @@
 
 #include "reference/exec/executor.h"
 #include "reference/exec/lane_compiler.h"
+#include "reference/exec/memory_budget.h"
 #include "reference/exec/run_checks.h"
 #include "reference/observers/barrier_divergence.h"
 #include "reference/observers/race_detector.h"
@@ -27,18 +28,6 @@ Error invalid_program(const std::vector<Diagnostic>& diagnostics) {
     message += ": " + d.message;
   }
   return Error{message, diagnostics.front().loc};
-}
-
-/// Shadow memory the race detector may need, for the memory limit.
-uint64_t race_detector_bytes(const Program& program, const BufferSizes& sizes) {
-  uint64_t bytes = 0;
-  for (size_t i = 0; i < program.buffers.size(); ++i) {
-    const BufferAccess a = program.buffers[i].access;
-    if (a == BufferAccess::ReadWrite || a == BufferAccess::Workgroup) {
-      bytes += sizes.element_counts[i] * RaceDetector::kBytesPerElement;
-    }
-  }
-  return bytes;
 }
 
 }  // namespace
@@ -86,17 +75,21 @@ Result<RunResult> run_unvalidated(const Program& program, const BufferSet& input
   if (!compiled) return compiled.error();
 
   ExecutionPlan plan{&program, *shape, *sizes, 0};
+  // Outlives the observers, which give their reservations back as they go.
+  MemoryBudget memory(options.max_memory_bytes);
   std::vector<std::unique_ptr<Observer>> owned;
   if (options.checks) {
-    owned.push_back(std::make_unique<RaceDetector>(program, *shape, sizes->element_counts));
+    auto races = std::make_unique<RaceDetector>(program, *shape, sizes->element_counts,
+                                                compiled->access_sites, memory);
+    plan.observer_bytes = races->fixed_bytes();
+    owned.push_back(std::move(races));
     owned.push_back(std::make_unique<BarrierDivergenceCheck>(*shape));
-    plan.observer_bytes = race_detector_bytes(program, *sizes);
   }
   if (options.strict_oob) owned.push_back(std::make_unique<StrictOutOfBounds>(program, *shape));
   std::vector<Observer*> observers;
   for (const std::unique_ptr<Observer>& o : owned) observers.push_back(o.get());
   observers.insert(observers.end(), extra_observers.begin(), extra_observers.end());
-  return execute(plan, *compiled, inputs, options, observers);
+  return execute(plan, *compiled, inputs, options, observers, memory);
 }
 
 }  // namespace vyre::reference

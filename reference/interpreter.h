@@ -38,7 +38,9 @@ struct RunOptions {
   uint64_t step_budget = uint64_t{1} << 34;
   /// Largest total invocation count accepted.
   uint64_t max_invocations = uint64_t{1} << 26;
-  /// Largest total buffer memory (inputs + workgroup) accepted.
+  /// Most memory a run may use: inputs, output copies, workgroup memory,
+  /// registers and the checks' shadow records, fixed ones reserved before the
+  /// run and growing ones as they grow (past it, the run ends with an Error).
   uint64_t max_memory_bytes = uint64_t{1} << 31;
 };
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "reference/exec/lane_schedule.h"
+#include "reference/exec/memory_budget.h"
 #include "reference/interpreter.h"
 #include "reference/observers/observer.h"
 #include "spec/ir/program.h"
@@ -60,7 +61,7 @@ inline constexpr uint64_t kStepsPerNode = 16;
 inline constexpr uint64_t kStepsPerObservedAccess = 10;
 
 /// Why a run stopped before finishing.
-enum class StopReason : uint8_t { None, StepBudget };
+enum class StopReason : uint8_t { None, StepBudget, MemoryLimit };
 
 /// Everything the compiled nodes touch while a batch runs.
 struct BatchState {
@@ -94,6 +95,8 @@ struct BatchState {
   uint64_t step_budget = 0;
   StopReason stop = StopReason::None;
   SourceLoc stop_loc;
+  /// The run's memory, which observers' records grow into (null: no limit).
+  const MemoryBudget* memory = nullptr;
   OobCounts oob;
 
   /// Observers of this run; empty selects the unobserved fast paths.
@@ -147,6 +150,13 @@ struct BatchState {
       stop_loc = loc;
     }
     return false;
+  }
+  /// Stops the run at `loc` once an observer was refused memory: its records
+  /// are incomplete and the run ends with the memory-limit Error.
+  void check_memory(SourceLoc loc) {
+    if (memory == nullptr || !memory->refused() || stop != StopReason::None) return;
+    stop = StopReason::MemoryLimit;
+    stop_loc = loc;
   }
   /// The lanes as observers see them.
   BatchView view() const { return BatchView{invocation.subspan(0, lanes)}; }

@@ -18,6 +18,8 @@ static_assert(std::endian::native == std::endian::little,
 struct BatchGeometry {
   uint32_t workgroups_per_batch = 1;
   uint32_t width = 1;
+  /// Bytes of buffers, registers and fixed observer arrays at this width.
+  uint64_t bytes = 0;
 };
 
 bool needs_single_workgroup_batches(const Program& program, const LaneProgram& compiled) {
@@ -49,18 +51,20 @@ Result<BatchGeometry> choose_geometry(const ExecutionPlan& plan, const LaneProgr
       groups /= 2;
     }
   }
-  const Result<Ok> fits = check_memory(fixed + batch_bytes(compiled, uint64_t{groups} * lanes),
-                                       options, "buffers, registers and checks");
+  const uint64_t bytes = fixed + batch_bytes(compiled, uint64_t{groups} * lanes);
+  const Result<Ok> fits = check_memory(bytes, options, "buffers, registers and checks");
   if (!fits) return fits.error();
-  return BatchGeometry{groups, groups * lanes};
+  return BatchGeometry{groups, groups * lanes, bytes};
 }
 
 class Execution {
  public:
   Execution(const ExecutionPlan& plan, const LaneProgram& compiled, const RunOptions& options,
-            std::span<Observer* const> observers, BatchGeometry geometry)
+            std::span<Observer* const> observers, BatchGeometry geometry,
+            const MemoryBudget& memory)
       : plan_(plan),
         compiled_(compiled),
+        options_(options),
         geometry_(geometry),
         schedule_(options.schedule, plan.shape.workgroups) {
     const uint32_t w = geometry.width;
@@ -73,6 +77,7 @@ class Execution {
     s_.invocation = invocation_;
     s_.schedule = &schedule_;
     s_.step_budget = options.step_budget;
+    s_.memory = &memory;
     s_.observers = observers;
     if (!observers.empty()) {
       s_.event_lanes.assign(w, 0u);
@@ -115,7 +120,9 @@ class Execution {
     const uint32_t total = plan_.shape.workgroups;
     for (uint32_t first = 0; first < total; first += geometry_.workgroups_per_batch) {
       run_batch(first, std::min(geometry_.workgroups_per_batch, total - first));
-      if (s_.stop != StopReason::None) return budget_error();
+      s_.check_memory(SourceLoc{});
+      if (s_.stop == StopReason::StepBudget) return budget_error();
+      if (s_.stop == StopReason::MemoryLimit) return memory_error();
     }
     result.oob = s_.oob;
     result.lane_ops = s_.lane_ops;
@@ -194,8 +201,17 @@ class Execution {
                  s_.stop_loc};
   }
 
+  /// The memory-limit Error for an observer's refused reservation, at the
+  /// node whose accesses needed it.
+  Error memory_error() const {
+    const MemoryBudget& memory = *s_.memory;
+    const Result<Ok> fits = check_memory(memory.refused_total(), options_, memory.refused_what());
+    return Error{fits.error().message, s_.stop_loc};
+  }
+
   const ExecutionPlan& plan_;
   const LaneProgram& compiled_;
+  const RunOptions& options_;
   BatchGeometry geometry_;
   LaneSchedule schedule_;
   std::vector<uint32_t> file_;
@@ -215,10 +231,13 @@ class Execution {
 
 Result<RunResult> execute(const ExecutionPlan& plan, const LaneProgram& compiled,
                           const BufferSet& inputs, const RunOptions& options,
-                          std::span<Observer* const> observers) {
+                          std::span<Observer* const> observers, MemoryBudget& memory) {
   const Result<BatchGeometry> geometry = choose_geometry(plan, compiled, options);
   if (!geometry) return geometry.error();
-  Execution execution(plan, compiled, options, observers, *geometry);
+  if (!memory.reserve(geometry->bytes, "buffers, registers and checks")) {
+    return check_memory(memory.refused_total(), options, memory.refused_what()).error();
+  }
+  Execution execution(plan, compiled, options, observers, *geometry, memory);
   return execution.run(inputs);
 }
 

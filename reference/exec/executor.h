@@ -9,6 +9,7 @@
 
 #include "reference/exec/dispatch_shape.h"
 #include "reference/exec/lane_compiler.h"
+#include "reference/exec/memory_budget.h"
 #include "reference/exec/run_checks.h"
 #include "reference/interpreter.h"
 #include "reference/observers/observer.h"
@@ -24,13 +25,16 @@ struct ExecutionPlan {
   const Program* program = nullptr;
   DispatchShape shape;
   BufferSizes sizes;
-  /// Memory the observers will use, for the max_memory_bytes check.
+  /// Memory the observers' fixed shadow arrays will use, reserved up front.
   uint64_t observer_bytes = 0;
 };
 
 /// Executes `compiled` on `inputs`; violations come from `observers`.
+/// `memory` (of options.max_memory_bytes) gets the buffers, registers and
+/// observer_bytes reserved before the run, and the observers' growth during
+/// it; a refusal ends the run with the memory-limit Error.
 Result<RunResult> execute(const ExecutionPlan& plan, const LaneProgram& compiled,
                           const BufferSet& inputs, const RunOptions& options,
-                          std::span<Observer* const> observers);
+                          std::span<Observer* const> observers, MemoryBudget& memory);
 
 }  // namespace vyre::reference

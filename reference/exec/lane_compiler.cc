@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "reference/ops/cast_ops.h"
@@ -47,6 +48,7 @@ class Compiler {
     out.constants = std::move(constants_);
     out.has_barrier = has_barrier_;
     out.uses_id = uses_id_;
+    out.access_sites = std::move(access_sites_);
     return out;
   }
 
@@ -82,6 +84,16 @@ class Compiler {
       depth_regs_.push_back(d);
     }
     return depth_regs_[depth];
+  }
+
+  // ----- access sites -----
+  /// The index of (buffer, kind, loc) in access_sites_, added on first sight:
+  /// an inlined call compiles its nodes again at the same site.
+  uint32_t access_site(uint32_t buffer, AccessKind kind, SourceLoc loc) {
+    const auto key = std::make_tuple(buffer, kind, loc.line, loc.col);
+    const auto [it, added] = site_index_.try_emplace(key, uint32_t(access_sites_.size()));
+    if (added) access_sites_.push_back({buffer, kind, loc});
+    return it->second;
   }
 
   // ----- errors -----
@@ -174,7 +186,8 @@ class Compiler {
     LaneExprPtr index = u32_operand(x.index, "a load index");
     sp_ = mark + word_count(element);
     if (!index) return nullptr;
-    return make_load(element, *buffer, std::move(index), dest, loc);
+    return make_load(element, *buffer, access_site(*buffer, AccessKind::Read, loc),
+                     std::move(index), dest, loc);
   }
   LaneExprPtr compile(const expr::BufLen& x, SourceLoc loc) {
     const std::optional<uint32_t> buffer = buffer_index(x.buffer);
@@ -258,8 +271,8 @@ class Compiler {
     LaneExprPtr value = u32_operand(x.value, "an atomic's value");
     sp_ = mark + 1;
     if (!index || !value || (x.expected && !expected)) return nullptr;
-    return make_atomic(x.op, *buffer, std::move(index), std::move(expected), std::move(value), dest,
-                       loc);
+    return make_atomic(x.op, *buffer, access_site(*buffer, AccessKind::Atomic, loc),
+                       std::move(index), std::move(expected), std::move(value), dest, loc);
   }
   LaneExprPtr compile(const expr::Call& x, SourceLoc loc) {
     const OpSpec* op = ops_.find(x.op_id);
@@ -365,7 +378,8 @@ class Compiler {
                            x.buffer + "` of element type `" + std::string(name_of(decl.element)) +
                            "`");
     }
-    return make_store(*buffer, std::move(index), std::move(value), loc);
+    return make_store(*buffer, access_site(*buffer, AccessKind::Write, loc), std::move(index),
+                      std::move(value), loc);
   }
   LaneStmtPtr compile(const node::If& x, SourceLoc loc, uint32_t depth) {
     LaneExprPtr cond = expr(x.cond);
@@ -418,6 +432,8 @@ class Compiler {
   uint32_t nesting_ = 0;
   bool has_barrier_ = false;
   std::array<bool, 9> uses_id_ = {};
+  std::vector<AccessSite> access_sites_;
+  std::map<std::tuple<uint32_t, AccessKind, uint32_t, uint32_t>, uint32_t> site_index_;
 };
 
 }  // namespace

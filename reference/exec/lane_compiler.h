@@ -46,6 +46,9 @@ struct LaneProgram {
   /// Which id registers (kInvocationIdReg + axis, ...) the program reads, so
   /// the executor fills only those for each batch.
   std::array<bool, 9> uses_id = {};
+  /// Every distinct (buffer, kind, location) of the Load, Store and Atomic
+  /// nodes; AccessEvent::site indexes it.
+  std::vector<AccessSite> access_sites;
 };
 
 /// Deepest expression nesting the compiler accepts (recursion stays bounded).

@@ -56,8 +56,9 @@ class RegisterRead final : public LaneExpr {
 
 class LoadExpr final : public LaneExpr {
  public:
-  LoadExpr(DataType type, uint32_t buffer, LaneExprPtr index, Reg dest, SourceLoc loc)
-      : LaneExpr(type, loc), buffer_(buffer), index_(std::move(index)), dest_(dest) {}
+  LoadExpr(DataType type, uint32_t buffer, uint32_t site, LaneExprPtr index, Reg dest,
+           SourceLoc loc)
+      : LaneExpr(type, loc), buffer_(buffer), site_(site), index_(std::move(index)), dest_(dest) {}
 
   const uint32_t* eval(BatchState& s) const override {
     const uint32_t* index = index_->eval(s);
@@ -105,7 +106,7 @@ class LoadExpr final : public LaneExpr {
   /// their order: nothing changes memory during one Load).
   void report(BatchState& s, const uint32_t* index) const {
     const BufferMemory& b = s.buffers[buffer_];
-    AccessRecorder recorder(s, buffer_, AccessKind::Read, loc());
+    AccessRecorder recorder(s, buffer_, site_, AccessKind::Read, loc());
     for (uint32_t l = 0; l < s.lanes; ++l) {
       if (s.mask[l] == 0) continue;
       if (index[l] < b.elements) {
@@ -118,6 +119,7 @@ class LoadExpr final : public LaneExpr {
   }
 
   uint32_t buffer_;
+  uint32_t site_;
   LaneExprPtr index_;
   Reg dest_;
 };
@@ -226,11 +228,12 @@ class CastExpr final : public LaneExpr {
 
 class AtomicExpr final : public LaneExpr {
  public:
-  AtomicExpr(AtomicOp op, uint32_t buffer, LaneExprPtr index, LaneExprPtr expected,
+  AtomicExpr(AtomicOp op, uint32_t buffer, uint32_t site, LaneExprPtr index, LaneExprPtr expected,
              LaneExprPtr value, Reg dest, SourceLoc loc)
       : LaneExpr(DataType::U32, loc),
         op_(op),
         buffer_(buffer),
+        site_(site),
         index_(std::move(index)),
         expected_(std::move(expected)),
         value_(std::move(value)),
@@ -245,7 +248,7 @@ class AtomicExpr final : public LaneExpr {
     s.count_node();
     const BufferMemory& b = s.buffers[buffer_];
     const bool observed = !s.observers.empty();
-    AccessRecorder recorder(s, buffer_, AccessKind::Atomic, loc());
+    AccessRecorder recorder(s, buffer_, site_, AccessKind::Atomic, loc());
     // Lanes apply one at a time in the schedule's order: sequentially consistent.
     for (uint32_t l : s.schedule->next_lane_order()) {
       out[l] = 0;
@@ -268,6 +271,7 @@ class AtomicExpr final : public LaneExpr {
  private:
   AtomicOp op_;
   uint32_t buffer_;
+  uint32_t site_;
   LaneExprPtr index_;
   LaneExprPtr expected_;
   LaneExprPtr value_;
@@ -308,8 +312,9 @@ class InlinedCallExpr final : public LaneExpr {
 LaneExprPtr make_register_read(DataType type, Reg reg, SourceLoc loc) {
   return std::make_unique<RegisterRead>(type, reg, loc);
 }
-LaneExprPtr make_load(DataType type, uint32_t buffer, LaneExprPtr index, Reg dest, SourceLoc loc) {
-  return std::make_unique<LoadExpr>(type, buffer, std::move(index), dest, loc);
+LaneExprPtr make_load(DataType type, uint32_t buffer, uint32_t site, LaneExprPtr index, Reg dest,
+                      SourceLoc loc) {
+  return std::make_unique<LoadExpr>(type, buffer, site, std::move(index), dest, loc);
 }
 LaneExprPtr make_binary(BinOp op, LaneExprPtr left, LaneExprPtr right, Reg dest, SourceLoc loc) {
   return std::make_unique<BinaryExpr>(op, std::move(left), std::move(right), dest, loc);
@@ -326,9 +331,9 @@ LaneExprPtr make_cast(DataType target, const CastRecipe& recipe, LaneExprPtr val
                       SourceLoc loc) {
   return std::make_unique<CastExpr>(target, recipe, std::move(value), dest, loc);
 }
-LaneExprPtr make_atomic(AtomicOp op, uint32_t buffer, LaneExprPtr index, LaneExprPtr expected,
-                        LaneExprPtr value, Reg dest, SourceLoc loc) {
-  return std::make_unique<AtomicExpr>(op, buffer, std::move(index), std::move(expected),
+LaneExprPtr make_atomic(AtomicOp op, uint32_t buffer, uint32_t site, LaneExprPtr index,
+                        LaneExprPtr expected, LaneExprPtr value, Reg dest, SourceLoc loc) {
+  return std::make_unique<AtomicExpr>(op, buffer, site, std::move(index), std::move(expected),
                                       std::move(value), dest, loc);
 }
 LaneExprPtr make_inlined_call(std::vector<LaneExprPtr> args, std::vector<Reg> params,

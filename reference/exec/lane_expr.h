@@ -43,7 +43,9 @@ using LaneExprPtr = std::unique_ptr<const LaneExpr>;
 /// A value already in a register: a constant, a variable, an id, a parameter.
 LaneExprPtr make_register_read(DataType type, Reg reg, SourceLoc loc);
 /// buffer[index] into `dest`; out of bounds yields zero and is counted.
-LaneExprPtr make_load(DataType type, uint32_t buffer, LaneExprPtr index, Reg dest, SourceLoc loc);
+/// `site` indexes LaneProgram::access_sites (reported to observers).
+LaneExprPtr make_load(DataType type, uint32_t buffer, uint32_t site, LaneExprPtr index, Reg dest,
+                      SourceLoc loc);
 /// left op right into `dest`, left evaluated first.
 LaneExprPtr make_binary(BinOp op, LaneExprPtr left, LaneExprPtr right, Reg dest, SourceLoc loc);
 /// op operand into `dest`.
@@ -55,9 +57,9 @@ LaneExprPtr make_select(LaneExprPtr cond, LaneExprPtr if_true, LaneExprPtr if_fa
 LaneExprPtr make_cast(DataType target, const CastRecipe& recipe, LaneExprPtr value, Reg dest,
                       SourceLoc loc);
 /// Atomic read-modify-write in schedule lane order; `expected` only for
-/// CompareExchange (null otherwise). Yields the old value.
-LaneExprPtr make_atomic(AtomicOp op, uint32_t buffer, LaneExprPtr index, LaneExprPtr expected,
-                        LaneExprPtr value, Reg dest, SourceLoc loc);
+/// CompareExchange (null otherwise). Yields the old value. `site` as for make_load.
+LaneExprPtr make_atomic(AtomicOp op, uint32_t buffer, uint32_t site, LaneExprPtr index,
+                        LaneExprPtr expected, LaneExprPtr value, Reg dest, SourceLoc loc);
 /// An inlined call: arguments left to right into `params`, then `body` (which
 /// reads the parameters through register reads), copied into `dest`.
 LaneExprPtr make_inlined_call(std::vector<LaneExprPtr> args, std::vector<Reg> params,

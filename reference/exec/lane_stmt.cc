@@ -49,8 +49,12 @@ class AssignStmt final : public LaneStmt {
 
 class StoreStmt final : public LaneStmt {
  public:
-  StoreStmt(uint32_t buffer, LaneExprPtr index, LaneExprPtr value, SourceLoc loc)
-      : LaneStmt(loc), buffer_(buffer), index_(std::move(index)), value_(std::move(value)) {}
+  StoreStmt(uint32_t buffer, uint32_t site, LaneExprPtr index, LaneExprPtr value, SourceLoc loc)
+      : LaneStmt(loc),
+        buffer_(buffer),
+        site_(site),
+        index_(std::move(index)),
+        value_(std::move(value)) {}
 
   void exec(BatchState& s) const override {
     const uint32_t* index = index_->eval(s);
@@ -62,7 +66,7 @@ class StoreStmt final : public LaneStmt {
       if (oob > 0 && !s.observers.empty()) report_out_of_bounds(s, index);
       return;
     }
-    AccessRecorder recorder(s, buffer_, AccessKind::Write, loc());
+    AccessRecorder recorder(s, buffer_, site_, AccessKind::Write, loc());
     const uint32_t m = b.words_per_element;
     for (uint32_t l : s.schedule->next_lane_order()) {
       if (s.mask[l] == 0) continue;
@@ -112,7 +116,7 @@ class StoreStmt final : public LaneStmt {
   }
 
   void report_out_of_bounds(BatchState& s, const uint32_t* index) const {
-    AccessRecorder recorder(s, buffer_, AccessKind::Write, loc());
+    AccessRecorder recorder(s, buffer_, site_, AccessKind::Write, loc());
     for (uint32_t l = 0; l < s.lanes; ++l) {
       if (s.mask[l] != 0 && index[l] >= s.buffers[buffer_].elements) {
         recorder.out_of_bounds(l, index[l]);
@@ -121,6 +125,7 @@ class StoreStmt final : public LaneStmt {
   }
 
   uint32_t buffer_;
+  uint32_t site_;
   LaneExprPtr index_;
   LaneExprPtr value_;
 };
@@ -269,8 +274,9 @@ LaneStmtPtr make_let(Reg slot, LaneExprPtr value, SourceLoc loc) {
 LaneStmtPtr make_assign(Reg slot, LaneExprPtr value, SourceLoc loc) {
   return std::make_unique<AssignStmt>(slot, std::move(value), loc);
 }
-LaneStmtPtr make_store(uint32_t buffer, LaneExprPtr index, LaneExprPtr value, SourceLoc loc) {
-  return std::make_unique<StoreStmt>(buffer, std::move(index), std::move(value), loc);
+LaneStmtPtr make_store(uint32_t buffer, uint32_t site, LaneExprPtr index, LaneExprPtr value,
+                       SourceLoc loc) {
+  return std::make_unique<StoreStmt>(buffer, site, std::move(index), std::move(value), loc);
 }
 LaneStmtPtr make_if(LaneExprPtr cond, LaneBody then_body, LaneBody otherwise, BranchRegs regs,
                     SourceLoc loc) {

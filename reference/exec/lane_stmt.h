@@ -55,7 +55,9 @@ LaneStmtPtr make_let(Reg slot, LaneExprPtr value, SourceLoc loc);
 /// Assign: writes the binding on active lanes only.
 LaneStmtPtr make_assign(Reg slot, LaneExprPtr value, SourceLoc loc);
 /// buffer[index] = value: index first, then value; lanes apply in schedule order.
-LaneStmtPtr make_store(uint32_t buffer, LaneExprPtr index, LaneExprPtr value, SourceLoc loc);
+/// `site` indexes LaneProgram::access_sites (reported to observers).
+LaneStmtPtr make_store(uint32_t buffer, uint32_t site, LaneExprPtr index, LaneExprPtr value,
+                       SourceLoc loc);
 /// if cond { then_body } else { otherwise }.
 LaneStmtPtr make_if(LaneExprPtr cond, LaneBody then_body, LaneBody otherwise, BranchRegs regs,
                     SourceLoc loc);

@@ -146,19 +146,34 @@ TEST(RunChecks, MemoryLimitCountsTheCopyOfReadWriteBuffers) {
                "more than the limit of 1000");
 }
 
-TEST(RunChecks, MemoryLimitCountsTheRaceDetectorsWorstCase) {
-  // 2^20 workgroup words: 4 MiB of memory, and with checks two 12-byte
-  // records per element for each of three access kinds plus a flag (73 bytes),
-  // 77 MiB in all: past a 64 MiB limit, which the run without checks fits.
-  const Program p{
-      {storage("out", 0, BufferAccess::ReadWrite), workgroup("t", DataType::U32, 1u << 20)},
-      {2, 1, 1},
-      {store("out", local_id(0), load("t", local_id(0)))}};
+TEST(RunChecks, MemoryLimitCountsTheRaceDetectorsFixedArrays) {
+  // A 2^20-word workgroup buffer (4 MiB) written by one Store: with checks,
+  // an 8-byte latest-write slot per element (8 MiB) and a reported bit per
+  // element (128 KiB), 12 MiB + 128 KiB in all plus the 8-byte `out` and its
+  // copy and a 2-lane register file (well under 4 KiB).
+  constexpr uint64_t kMiB = 1u << 20;
+  const std::vector<BufferDecl> buffers = {storage("out", 0, BufferAccess::ReadWrite),
+                                           workgroup("t", DataType::U32, 1u << 20)};
+  const Node one_store = store("t", local_id(0), u32(1));
+  const Program one_site{buffers, {2, 1, 1}, {one_store}};
   RunOptions options;
-  options.max_memory_bytes = 64u << 20;
-  expect_error(run(p, {{"out", to_bytes({0, 0})}}, Grid{}, options), "more than the limit");
+  options.max_memory_bytes = 12 * kMiB + 128 * 1024;
+  expect_error(run(one_site, {{"out", to_bytes({0, 0})}}, Grid{}, options), "more than the limit");
+  options.max_memory_bytes = 12 * kMiB + 132 * 1024;
+  EXPECT_TRUE(run(one_site, {{"out", to_bytes({0, 0})}}, Grid{}, options).ok());
+  // Writes by two nodes (other source lines) also need each element's last
+  // writing node: 4 bytes more per element, 16 MiB + 128 KiB.
+  Node second_store = one_store;
+  second_store.loc = SourceLoc{2, 1};
+  const Program two_sites{buffers, {2, 1, 1}, {one_store, second_store}};
+  options.max_memory_bytes = 16 * kMiB + 128 * 1024;
+  expect_error(run(two_sites, {{"out", to_bytes({0, 0})}}, Grid{}, options), "more than the limit");
+  options.max_memory_bytes = 16 * kMiB + 132 * 1024;
+  EXPECT_TRUE(run(two_sites, {{"out", to_bytes({0, 0})}}, Grid{}, options).ok());
+  // Without checks the 4 MiB buffer alone fits.
   options.checks = false;
-  EXPECT_TRUE(run(p, {{"out", to_bytes({0, 0})}}, Grid{}, options).ok());
+  options.max_memory_bytes = 4 * kMiB + 4 * 1024;
+  EXPECT_TRUE(run(two_sites, {{"out", to_bytes({0, 0})}}, Grid{}, options).ok());
 }
 
 TEST(RunChecks, MalformedProgramsRunUnvalidatedGiveErrorsNotCrashes) {

@@ -32,12 +32,22 @@ struct BatchView {
   std::span<const uint32_t> invocation;
 };
 
+/// A node that accesses memory, as the compiler found it: one per distinct
+/// buffer, kind and source location (an inlined call's nodes share theirs).
+struct AccessSite {
+  uint32_t buffer = 0;  ///< Index into Program::buffers.
+  AccessKind kind = AccessKind::Read;
+  SourceLoc loc;
+};
+
 /// In-bounds accesses of one IR node by the active lanes, in the order they
 /// happened (the schedule's lane order).
 struct AccessEvent {
   uint32_t buffer = 0;  ///< Index into Program::buffers.
   AccessKind kind = AccessKind::Read;
   SourceLoc loc;
+  /// The node's index in the run's access sites (LaneProgram::access_sites).
+  uint32_t site = 0;
   std::span<const uint32_t> lanes;
   std::span<const uint32_t> indices;  ///< Element index per entry of `lanes`.
 };

@@ -77,6 +77,70 @@ TEST(RaceDetector, Semantics_S6_ARaceNamesBothAccessesNodes) {
   EXPECT_NE(v.message.find("wrote it at line 3:1"), std::string::npos) << v.message;
 }
 
+TEST(RaceDetector, Semantics_S6_ARaceNamesTheNodeOfTheOnlyStore) {
+  // One Store node at line 5, both lanes on out[0]: the earlier access is that
+  // node too (the detector keeps no per-element node when only one node writes).
+  const RunResult r = run_ok(with_body({2, 1, 1}, {at_line(store("out", u32(0), local_id(0)), 5)}),
+                             zeros("out", 1));
+  ASSERT_EQ(count_kind(r, Kind::DataRace), 1u);
+  EXPECT_EQ(r.violations.front().loc.line, 5u);
+  EXPECT_EQ(r.violations.front().earlier_loc.line, 5u);
+}
+
+/// load(buf, index) as written at line `line`, column 1.
+ExprPtr load_at(std::string buf, ExprPtr index, uint32_t line) {
+  return std::make_shared<const Expr>(
+      Expr{expr::Load{std::move(buf), std::move(index)}, SourceLoc{line, 1}});
+}
+
+TEST(RaceDetector, Semantics_S6_ARaceWithTheSecondRecordNamesItsNode) {
+  // Lane 0 reads out[0] at line 3, lane 1 at line 4, then lane 1 writes it at
+  // line 5: the latest read is lane 1's own, so the race is with lane 0's
+  // read, which only the element's second record remembers.
+  const Body body = {if_(eq(local_id(0), u32(0)), {let("a", load_at("out", u32(0), 3))}),
+                     if_(eq(local_id(0), u32(1)), {let("b", load_at("out", u32(0), 4)),
+                                                   at_line(store("out", u32(0), u32(9)), 5)})};
+  const RunResult r = run_ok(with_body({2, 1, 1}, body), zeros("out", 1));
+  ASSERT_EQ(count_kind(r, Kind::DataRace), 1u);
+  const Violation& v = r.violations.front();
+  EXPECT_EQ(v.loc.line, 5u);
+  EXPECT_EQ(v.earlier_loc.line, 3u);
+  EXPECT_EQ(v.invocations[0], (std::array<uint32_t, 3>{0, 0, 0}));
+  EXPECT_EQ(v.invocations[1], (std::array<uint32_t, 3>{1, 0, 0}));
+}
+
+TEST(RaceDetector, SecondRecordsCountAgainstTheMemoryLimitAsTheyGrow) {
+  // Two invocations both read every element of a 2^16-word buffer: race-free,
+  // but each element needs a second record. Up front the run needs the
+  // buffer and its output copy (512 KiB), its latest-read slots (512 KiB) and
+  // reported bits (8 KiB), about 1.03 MiB. The second records then grow to
+  // 64K x 12 bytes (768 KiB), passing through a 32768-slot hash table of
+  // 16-byte slots (512 KiB): past 1.5 MiB, so the run ends with the
+  // memory-limit Error naming them; 4 MiB is enough.
+  const Program p{
+      {storage("data", 0, BufferAccess::ReadWrite), storage("out", 1, BufferAccess::ReadWrite)},
+      {2, 1, 1},
+      {loop("j", u32(0), u32(1u << 16), {store("out", local_id(0), load("data", var("j")))})}};
+  BufferSet in = zeros("data", size_t{1} << 16);
+  in["out"] = to_bytes({0, 0});
+  RunOptions options;
+  options.max_memory_bytes = 1536 * 1024;
+  const Result<RunResult> refused = run(p, in, Grid{}, options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find(
+                "the race detector's records of elements that several invocations access, more "
+                "than the limit of 1572864"),
+            std::string::npos)
+      << refused.error().message;
+  EXPECT_NE(refused.error().message.find("Fix:"), std::string::npos);
+  options.max_memory_bytes = 4u << 20;
+  const RunResult r = run_ok(p, in, Grid{}, options);
+  EXPECT_TRUE(r.conforming());
+  options.checks = false;
+  options.max_memory_bytes = 1536 * 1024;
+  run_ok(p, in, Grid{}, options);
+}
+
 TEST(RaceDetector, Semantics_S6_WorkgroupMemoryOfEarlierWorkgroupsNeverRaces) {
   // Each workgroup's lane 0 writes s[0] and its lane 1 reads it after a
   // barrier: race-free, and workgroup 1's accesses touch other memory than

@@ -35,19 +35,40 @@ std::string_view verb_of(AccessKind k, bool past) {
 }  // namespace
 
 RaceDetector::RaceDetector(const Program& program, const DispatchShape& shape,
-                           const std::vector<uint64_t>& element_counts)
-    : program_(program), shape_(shape), buffers_(program.buffers.size()) {
-  for (size_t i = 0; i < buffers_.size(); ++i) {
+                           const std::vector<uint64_t>& element_counts,
+                           std::span<const AccessSite> sites, MemoryBudget& memory)
+    : program_(program), shape_(shape), sites_(sites.begin(), sites.end()) {
+  for (size_t i = 0; i < program.buffers.size(); ++i) {
+    auto b = std::make_unique<BufferShadow>(element_counts[i], memory);
     const BufferAccess access = program.buffers[i].access;
     // Read-only and uniform buffers are never written, so they cannot race.
-    buffers_[i].watched = access == BufferAccess::ReadWrite || access == BufferAccess::Workgroup;
-    buffers_[i].workgroup = access == BufferAccess::Workgroup;
-    buffers_[i].elements = element_counts[i];
+    b->watched = access == BufferAccess::ReadWrite || access == BufferAccess::Workgroup;
+    b->workgroup = access == BufferAccess::Workgroup;
+    buffers_.push_back(std::move(b));
+  }
+  for (uint32_t s = 0; s < sites_.size(); ++s) {
+    KindShadow& k = buffers_[sites_[s].buffer]->kinds[kind_index(sites_[s].kind)];
+    if (k.sites++ == 0) k.only_site = s;
   }
 }
 
+uint64_t RaceDetector::fixed_bytes() const {
+  uint64_t bytes = 0;
+  for (const std::unique_ptr<BufferShadow>& b : buffers_) {
+    if (!b->watched) continue;
+    bool accessed = false;
+    for (const KindShadow& k : b->kinds) {
+      if (k.sites == 0) continue;
+      accessed = true;
+      bytes += b->elements * (sizeof(Latest) + (k.sites > 1 ? sizeof(uint32_t) : 0));
+    }
+    if (accessed) bytes += (b->elements + 63) / 64 * sizeof(uint64_t);
+  }
+  return bytes;
+}
+
 bool RaceDetector::watches(uint32_t index, const BufferDecl&) const {
-  return buffers_[index].watched;
+  return buffers_[index]->watched;
 }
 
 void RaceDetector::on_batch_begin(const BatchView&) {
@@ -69,35 +90,42 @@ void RaceDetector::advance_phase() {
   ++phase_;
 }
 
-uint32_t RaceDetector::node_of(SourceLoc loc) {
-  // Loops repeat one node: skip the map for the node seen last.
-  if (!nodes_.empty() && nodes_[last_node_].line == loc.line && nodes_[last_node_].col == loc.col) {
-    return last_node_;
+bool RaceDetector::allocate(const BufferShadow& b, KindShadow& k) {
+  k.latest.reset(static_cast<Latest*>(std::calloc(b.elements, sizeof(Latest))));
+  if (k.sites > 1) {
+    k.latest_site.reset(static_cast<uint32_t*>(std::calloc(b.elements, sizeof(uint32_t))));
   }
-  const uint64_t key = (uint64_t{loc.line} << 32) | loc.col;
-  const auto [it, added] = node_index_.try_emplace(key, static_cast<uint32_t>(nodes_.size()));
-  if (added) nodes_.push_back(loc);
-  last_node_ = it->second;
-  return last_node_;
+  if (k.latest && (k.sites <= 1 || k.latest_site)) return true;
+  k.latest.reset();
+  k.latest_site.reset();
+  out_of_memory_ = true;  // collect() says so; the run stays non-conforming
+  return false;
 }
 
-bool RaceDetector::ordered_before_now(const Access& earlier, uint32_t invocation) const {
+bool RaceDetector::ordered_before_now(uint32_t earlier_invocation, uint32_t earlier_phase,
+                                      uint32_t invocation) const {
   // Only a barrier orders accesses of different invocations, and only within
-  // a workgroup; a barrier since `earlier` means a newer phase now.
-  return earlier.phase < phase_ &&
-         shape_.workgroup_of(earlier.invocation()) == shape_.workgroup_of(invocation);
+  // a workgroup; a barrier since the earlier access means a newer phase now.
+  return earlier_phase < phase_ &&
+         shape_.workgroup_of(earlier_invocation) == shape_.workgroup_of(invocation);
 }
 
-std::optional<RaceDetector::Access> RaceDetector::conflict(const BufferShadow& b,
-                                                           const KindShadow& k, uint32_t index,
-                                                           uint32_t invocation) const {
-  const Access& latest = k.latest[index];
+std::optional<RaceRecord> RaceDetector::conflict(const BufferShadow& b, const KindShadow& k,
+                                                 uint32_t index, uint32_t invocation) const {
+  const Latest& latest = k.latest[index];
   // No earlier access at all (`other` is set only after `latest`).
-  if (!present(b, latest)) return std::nullopt;
-  if (latest.invocation() != invocation && !ordered_before_now(latest, invocation)) return latest;
-  const Access& other = k.other[index];
+  if (!present(b, latest.invocation_plus_one, latest.phase)) return std::nullopt;
+  const uint32_t latest_invocation = latest.invocation_plus_one - 1;
+  if (latest_invocation != invocation &&
+      !ordered_before_now(latest_invocation, latest.phase, invocation)) {
+    return latest_of(k, index);
+  }
+  const RaceRecord* other = k.other.find(index);
   if (!present(b, other)) return std::nullopt;
-  if (other.invocation() != invocation && !ordered_before_now(other, invocation)) return other;
+  if (other->invocation() != invocation &&
+      !ordered_before_now(other->invocation(), other->phase, invocation)) {
+    return *other;
+  }
   return std::nullopt;
 }
 
@@ -117,40 +145,42 @@ std::optional<RaceDetector::Access> RaceDetector::conflict(const BufferShadow& b
 // is not a conflict, a contradiction. Batches of several workgroups have no
 // barriers, so their records are never ordered and any other invocation kept
 // answers the question.
-void RaceDetector::record(const BufferShadow& b, KindShadow& k, uint32_t index, const Access& now) {
-  Access& latest = k.latest[index];
+bool RaceDetector::record(const BufferShadow& b, KindShadow& k, uint32_t index,
+                          const RaceRecord& now) {
+  const Latest& l = k.latest[index];
   const uint32_t invocation = now.invocation();
-  if (!present(b, latest) || latest.invocation() == invocation) {
-    latest = now;
-    return;
+  if (!present(b, l.invocation_plus_one, l.phase) ||
+      l.invocation_plus_one == now.invocation_plus_one) {
+    set_latest(k, index, now);
+    return true;
   }
   const uint32_t group = shape_.workgroup_of(invocation);
-  auto rank = [&](const Access& a) {
-    if (!present(b, a) || a.invocation() == invocation) return -1;
-    if (shape_.workgroup_of(a.invocation()) != group) return 2;
-    return a.phase == phase_ ? 1 : 0;
+  auto rank = [&](const RaceRecord* a) {
+    if (!present(b, a) || a->invocation() == invocation) return -1;
+    if (shape_.workgroup_of(a->invocation()) != group) return 2;
+    return a->phase == phase_ ? 1 : 0;
   };
-  Access& other = k.other[index];
-  if (rank(latest) >= rank(other)) other = latest;
-  latest = now;
+  const RaceRecord latest = latest_of(k, index);
+  if (rank(&latest) >= rank(k.other.find(index))) {
+    RaceRecord* other = k.other.find_or_add(index);
+    if (other == nullptr) {
+      // Over the memory limit (the run ends with its Error) or out of memory.
+      out_of_memory_ = out_of_memory_ || k.other.out_of_memory();
+      refused_ = true;
+      return false;
+    }
+    *other = latest;
+  }
+  set_latest(k, index, now);
+  return true;
 }
 
 void RaceDetector::on_access(const BatchView& batch, const AccessEvent& event) {
-  BufferShadow& b = buffers_[event.buffer];
+  if (out_of_phases_ || refused_) return;
+  BufferShadow& b = *buffers_[event.buffer];
   const size_t kind = kind_index(event.kind);
   KindShadow& own = b.kinds[kind];
-  if (out_of_phases_) return;
-  if (!own.latest) {
-    own.latest.reset(static_cast<Access*>(std::calloc(b.elements, sizeof(Access))));
-    own.other.reset(static_cast<Access*>(std::calloc(b.elements, sizeof(Access))));
-    if (!own.latest || !own.other) {
-      own.latest.reset();
-      own.other.reset();
-      out_of_memory_ = true;  // collect() says so; the run stays non-conforming
-      return;
-    }
-  }
-  const uint32_t node = node_of(event.loc);
+  if (!own.latest && !allocate(b, own)) return;
   // Other kinds this access conflicts with that the buffer has seen so far.
   std::array<const KindShadow*, 2> earlier = {};
   std::array<AccessKind, 2> earlier_kind = {};
@@ -167,24 +197,24 @@ void RaceDetector::on_access(const BatchView& batch, const AccessEvent& event) {
     const uint32_t index = event.indices[e];
     bool raced = false;
     for (size_t k = 0; k < n_earlier && !raced; ++k) {
-      if (const std::optional<Access> other = conflict(b, *earlier[k], index, invocation)) {
+      if (const std::optional<RaceRecord> other = conflict(b, *earlier[k], index, invocation)) {
         report(event.buffer, index, event.kind, earlier_kind[k], invocation, *other, event.loc);
         raced = true;
       }
     }
-    const Access now{invocation + 1, phase_, node};
-    Access& latest = own.latest[index];
-    if (!present(b, latest)) {
+    const RaceRecord now{invocation + 1, phase_, event.site};
+    const Latest& latest = own.latest[index];
+    if (!present(b, latest.invocation_plus_one, latest.phase)) {
       // First access of this kind to the element: nothing to compare or rank.
-      latest = now;
+      set_latest(own, index, now);
       continue;
     }
     if (!raced && conflicts_with_own_kind) {
-      if (const std::optional<Access> other = conflict(b, own, index, invocation)) {
+      if (const std::optional<RaceRecord> other = conflict(b, own, index, invocation)) {
         report(event.buffer, index, event.kind, event.kind, invocation, *other, event.loc);
       }
     }
-    record(b, own, index, now);
+    if (!record(b, own, index, now)) return;
   }
 }
 
@@ -211,11 +241,12 @@ void RaceDetector::collect(std::vector<Violation>& out) {
 }
 
 void RaceDetector::report(uint32_t buffer, uint32_t index, AccessKind kind, AccessKind earlier_kind,
-                          uint32_t invocation, const Access& earlier, SourceLoc loc) {
-  BufferShadow& b = buffers_[buffer];
-  if (b.reported.empty()) b.reported.resize(b.elements, 0);
-  if (b.reported[index] != 0) return;
-  b.reported[index] = 1;
+                          uint32_t invocation, const RaceRecord& earlier, SourceLoc loc) {
+  BufferShadow& b = *buffers_[buffer];
+  if (b.reported.empty()) b.reported.resize((b.elements + 63) / 64, 0);
+  const uint64_t bit = uint64_t{1} << (index % 64);
+  if ((b.reported[index / 64] & bit) != 0) return;
+  b.reported[index / 64] |= bit;
   if (!log_.wants_detail()) {
     log_.count();
     return;
@@ -228,7 +259,7 @@ void RaceDetector::report(uint32_t buffer, uint32_t index, AccessKind kind, Acce
   v.buffer = name;
   v.index = index;
   v.loc = loc;
-  v.earlier_loc = nodes_[earlier.node];
+  v.earlier_loc = sites_[earlier.site].loc;
   v.invocations = {shape_.invocation_xyz(earlier.invocation()), shape_.invocation_xyz(invocation)};
   const std::string why =
       group == earlier_group
