@@ -10,9 +10,8 @@
 
 #include "backends/vulkan/vulkan_test_support.h"
 #include "reference/interpreter.h"
+#include "reference/spec_tables/primitive_call_cases.h"
 #include "reference/spec_tables/spec_tables.h"
-#include "spec/ir/builder.h"
-#include "spec/ir/op_registry.h"
 
 namespace vyre::vulkan {
 namespace {
@@ -91,54 +90,6 @@ Compared expect_parity(const TestCase& c) {
   return compared;
 }
 
-/// The arithmetic input archetypes of pinned spec section 8 (identity and
-/// overflow pairs, powers of two +-1, shift amounts, bit patterns, zero),
-/// the values certify/'s L1 primitive cases use.
-constexpr uint32_t kArchetypes[] = {0u,          1u,          2u,          31u,         32u,
-                                    33u,         0xFFFFu,     0x10000u,    0x10001u,    0x7FFFFFFFu,
-                                    0x80000000u, 0x80000001u, 0xFFFFFFFEu, 0xFFFFFFFFu, 0x55555555u,
-                                    0xAAAAAAAAu, 0xF0F0F0F0u, 0xDEADBEEFu, 0xCAFEBABEu, 7u};
-
-/// One case per inlinable op of the standard registry: the op called through
-/// Expr::Call on every pair (triple: every triple of the first 8) of archetypes.
-/// certify/suite/primitive_cases.cc builds the same shape, but backends/ may
-/// not include certify/.
-std::vector<TestCase> primitive_call_cases() {
-  using namespace build;
-  static constexpr const char* kParams[] = {"a", "b", "c"};
-  std::vector<TestCase> cases;
-  for (const OpSpec& op : OpRegistry::standard().ops()) {
-    if (!op.inlinable) continue;
-    const size_t values = op.arity == 3 ? 8 : std::size(kArchetypes);
-    size_t rows = 1;
-    for (uint32_t i = 0; i < op.arity; ++i) rows *= values;
-    std::vector<std::vector<uint32_t>> columns(op.arity);
-    for (size_t row = 0; row < rows; ++row) {
-      size_t rest = row;
-      for (uint32_t i = op.arity; i-- > 0; rest /= values) {
-        columns[i].push_back(kArchetypes[rest % values]);
-      }
-    }
-    TestCase c;
-    c.name = "Call " + op.id;
-    std::vector<ExprPtr> args;
-    for (uint32_t i = 0; i < op.arity; ++i) {
-      c.program.buffers.push_back(storage(kParams[i], i, BufferAccess::ReadOnly));
-      c.inputs[kParams[i]] = testing::words(columns[i]);
-      args.push_back(load(kParams[i], var("i")));
-    }
-    c.program.buffers.push_back(storage("out", 3, BufferAccess::ReadWrite));
-    c.inputs["out"] = ByteBuffer(rows * 4, 0);
-    c.program.workgroup_size = {64, 1, 1};
-    c.program.entry = {
-        let("i", invocation_id(0)),
-        if_(lt(var("i"), buflen("out")), {store("out", var("i"), call(op.id, args))})};
-    c.grid.workgroups = {static_cast<uint32_t>((rows + 63) / 64), 1, 1};
-    cases.push_back(std::move(c));
-  }
-  return cases;
-}
-
 /// Runs every case at workgroup sizes 1 and 64 and checks that each run was
 /// compared as given and, where `c` has a pure output, poisoned too.
 void expect_parity_at_sizes_1_and_64(const std::vector<TestCase>& cases) {
@@ -163,7 +114,7 @@ TEST(VulkanParity, SpecTableCasesAtWorkgroupSizes1And64) {
 }
 
 TEST(VulkanParity, PrimitiveCallCasesAtWorkgroupSizes1And64) {
-  const std::vector<TestCase> cases = primitive_call_cases();
+  const std::vector<TestCase> cases = reference::primitive_call_cases();
   // spec/ir/op_registry.cc: 18 binary and 7 unary operators, 5 compositions.
   EXPECT_EQ(cases.size(), 30u);
   // Every case writes only its pure output, so every run is also poisoned.
