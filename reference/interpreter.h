@@ -78,6 +78,12 @@ struct RunResult {
   /// variable and id reads included; reference/README.md).
   uint64_t lane_ops = 0;
   bool conforming() const { return violations.empty(); }
+  /// How many violations of `kind` the run reported.
+  size_t count(Violation::Kind kind) const {
+    size_t n = 0;
+    for (const Violation& v : violations) n += v.kind == kind ? 1 : 0;
+    return n;
+  }
 };
 
 /// Validates and runs `program`. Errors: invalid program, missing or

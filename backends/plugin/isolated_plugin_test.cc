@@ -62,14 +62,14 @@ TEST(IsolatedPlugin, LoaderErrorsAreStartErrors) {
       << mismatch.error().message;
 }
 
-struct Misbehaviour {
+struct IsolatedMisbehaviour {
   const char* mode;
   Status status;
   const char* message_part;
 };
 
 TEST(IsolatedPlugin, EachMisbehaviourGetsItsStatusAndTheNextCallWorks) {
-  const Misbehaviour cases[] = {
+  const IsolatedMisbehaviour cases[] = {
       {"short", Status::BadOutput, "buffer 'out' has 15 bytes, expected 16"},
       {"missing", Status::BadOutput, "missing read_write buffer 'out'"},
       {"null_data", Status::BadOutput, "NULL data pointer"},
@@ -83,7 +83,7 @@ TEST(IsolatedPlugin, EachMisbehaviourGetsItsStatusAndTheNextCallWorks) {
        "backend process did not answer within 1000 ms during dispatch of program #1 on grid "
        "1x1x1; killed it"},
   };
-  for (const Misbehaviour& m : cases) {
+  for (const IsolatedMisbehaviour& m : cases) {
     // The child reads the mode when it starts: a new backend per case, and
     // after a crash or hang the new child sees the mode set afterwards.
     PluginMode mode(m.mode);

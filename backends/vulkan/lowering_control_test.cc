@@ -12,11 +12,11 @@ using testing::Case;
 using testing::expect_case;
 using testing::words;
 
-const BufferDecl kOut = storage("out", 0, BufferAccess::ReadWrite);
+const BufferDecl kOutput = storage("out", 0, BufferAccess::ReadWrite);
 
 TEST(VulkanLowering, S4_LoopBoundsAreEvaluatedOnce) {
   // The body raises `n`, the upper bound's variable: still 3 iterations.
-  Case c{{{kOut},
+  Case c{{{kOutput},
           {1, 1, 1},
           {let("n", u32(3)), let("count", u32(0)),
            loop("i", u32(0), var("n"),
@@ -32,7 +32,7 @@ TEST(VulkanLowering, S4_LoopBoundsAreEvaluatedOnce) {
 
 TEST(VulkanLowering, S4_LoopIsHalfOpenAndSkipsEmptyRanges) {
   Case c{
-      {{kOut},
+      {{kOutput},
        {1, 1, 1},
        {let("sum", u32(0)), loop("i", u32(2), u32(5), {assign("sum", add(var("sum"), var("i")))}),
         let("empty", u32(0)), loop("j", u32(5), u32(2), {assign("empty", u32(1))}),
@@ -53,7 +53,7 @@ TEST(VulkanLowering, S4_LoopIsHalfOpenAndSkipsEmptyRanges) {
 TEST(VulkanLowering, S4_NestedLoopsAndFreshIterationScopes) {
   // `x` is a fresh binding each iteration: it starts at 0 every time.
   Case c{
-      {{kOut},
+      {{kOutput},
        {1, 1, 1},
        {let("total", u32(0)),
         loop("i", u32(0), u32(4),
@@ -69,7 +69,7 @@ TEST(VulkanLowering, S4_NestedLoopsAndFreshIterationScopes) {
 }
 
 TEST(VulkanLowering, S4_ReturnEndsTheInvocation) {
-  Case c{{{kOut},
+  Case c{{{kOutput},
           {1, 1, 1},
           {store("out", invocation_id(0), u32(7)),
            if_(eq(mod(invocation_id(0), u32(2)), u32(0)),
@@ -85,7 +85,7 @@ TEST(VulkanLowering, S4_ReturnEndsTheInvocation) {
 }
 
 TEST(VulkanLowering, S4_IfTakesTruthinessOrBool) {
-  Case c{{{kOut},
+  Case c{{{kOutput},
           {1, 1, 1},
           {if_(u32(0x80000000), {store("out", u32(0), u32(1))}, {store("out", u32(0), u32(2))}),
            if_(u32(0), {store("out", u32(1), u32(1))}, {store("out", u32(1), u32(2))}),
@@ -114,7 +114,7 @@ TEST(VulkanLowering, S1_IdsOnAllThreeAxes) {
     body.push_back(store("out", add(mul(linear, u32(9)), u32(3 + axis)), workgroup_id(axis)));
     body.push_back(store("out", add(mul(linear, u32(9)), u32(6 + axis)), local_id(axis)));
   }
-  const Program p{{kOut}, size, body};
+  const Program p{{kOutput}, size, body};
   const uint32_t total = nx * ny * size[2] * grid[2];
   std::vector<uint32_t> expected(total * 9);
   for (uint32_t z = 0; z < size[2] * grid[2]; ++z) {

@@ -28,12 +28,6 @@ RunResult run_unchecked_program(const Program& p, const BufferSet& in) {
   return r.ok() ? std::move(r).value() : RunResult{};
 }
 
-size_t count_kind(const RunResult& r, Kind kind) {
-  size_t n = 0;
-  for (const Violation& v : r.violations) n += v.kind == kind ? 1 : 0;
-  return n;
-}
-
 BufferSet zeros(const std::string& name, size_t words) {
   return {{name, to_bytes(std::vector<uint32_t>(words, 0))}};
 }
@@ -47,7 +41,7 @@ Program with_body(std::array<uint32_t, 3> wg, Body body, std::vector<BufferDecl>
 TEST(RaceDetector, Semantics_S6_TwoStoresToOneElementRace) {
   const RunResult r =
       run_ok(with_body({2, 1, 1}, {store("out", u32(0), local_id(0))}), zeros("out", 1));
-  ASSERT_EQ(count_kind(r, Kind::DataRace), 1u);
+  ASSERT_EQ(r.count(Kind::DataRace), 1u);
   const Violation& v = r.violations.front();
   EXPECT_EQ(v.buffer, "out");
   EXPECT_EQ(v.index, 0u);
@@ -67,7 +61,7 @@ TEST(RaceDetector, Semantics_S6_ARaceNamesBothAccessesNodes) {
   const Body body = {if_(eq(local_id(0), u32(0)), {at_line(store("out", u32(0), u32(1)), 3)}),
                      if_(eq(local_id(0), u32(1)), {at_line(store("out", u32(0), u32(2)), 4)})};
   const RunResult r = run_ok(with_body({2, 1, 1}, body), zeros("out", 1));
-  ASSERT_EQ(count_kind(r, Kind::DataRace), 1u);
+  ASSERT_EQ(r.count(Kind::DataRace), 1u);
   const Violation& v = r.violations.front();
   EXPECT_EQ(v.loc.line, 4u);
   EXPECT_EQ(v.earlier_loc.line, 3u);
@@ -82,7 +76,7 @@ TEST(RaceDetector, Semantics_S6_ARaceNamesTheNodeOfTheOnlyStore) {
   // node too (the detector keeps no per-element node when only one node writes).
   const RunResult r = run_ok(with_body({2, 1, 1}, {at_line(store("out", u32(0), local_id(0)), 5)}),
                              zeros("out", 1));
-  ASSERT_EQ(count_kind(r, Kind::DataRace), 1u);
+  ASSERT_EQ(r.count(Kind::DataRace), 1u);
   EXPECT_EQ(r.violations.front().loc.line, 5u);
   EXPECT_EQ(r.violations.front().earlier_loc.line, 5u);
 }
@@ -101,7 +95,7 @@ TEST(RaceDetector, Semantics_S6_ARaceWithTheSecondRecordNamesItsNode) {
                      if_(eq(local_id(0), u32(1)), {let("b", load_at("out", u32(0), 4)),
                                                    at_line(store("out", u32(0), u32(9)), 5)})};
   const RunResult r = run_ok(with_body({2, 1, 1}, body), zeros("out", 1));
-  ASSERT_EQ(count_kind(r, Kind::DataRace), 1u);
+  ASSERT_EQ(r.count(Kind::DataRace), 1u);
   const Violation& v = r.violations.front();
   EXPECT_EQ(v.loc.line, 5u);
   EXPECT_EQ(v.earlier_loc.line, 3u);
@@ -158,7 +152,7 @@ TEST(RaceDetector, Semantics_S6_WorkgroupMemoryOfEarlierWorkgroupsNeverRaces) {
       if_(eq(local_id(0), u32(1)), {store("out", workgroup_id(0), load("s", u32(0)))})};
   const RunResult racy = run_ok(with_body({2, 1, 1}, unfenced, {workgroup("s", DataType::U32, 1)}),
                                 zeros("out", 3), Grid{{3, 1, 1}});
-  EXPECT_EQ(count_kind(racy, Kind::DataRace), 1u);  // s[0] is reported once per run
+  EXPECT_EQ(racy.count(Kind::DataRace), 1u);  // s[0] is reported once per run
 }
 
 TEST(RaceDetector, Semantics_S6_WriteThenOtherInvocationReadRacesWithoutBarrier) {
@@ -166,7 +160,7 @@ TEST(RaceDetector, Semantics_S6_WriteThenOtherInvocationReadRacesWithoutBarrier)
   const Body body = {if_(eq(local_id(0), u32(0)), {store("out", u32(0), u32(7))}),
                      if_(eq(local_id(0), u32(1)), {store("out", u32(1), load("out", u32(0)))})};
   const RunResult racy = run_ok(with_body({2, 1, 1}, body), zeros("out", 2));
-  EXPECT_EQ(count_kind(racy, Kind::DataRace), 1u);
+  EXPECT_EQ(racy.count(Kind::DataRace), 1u);
   EXPECT_EQ(racy.violations.front().index, 0u);
 
   const Body fenced = {if_(eq(local_id(0), u32(0)), {store("out", u32(0), u32(7))}), barrier(),
@@ -180,7 +174,7 @@ TEST(RaceDetector, Semantics_S6_AcrossWorkgroupsABarrierDoesNotHelp) {
   const Body body = {if_(eq(workgroup_id(0), u32(0)), {store("out", u32(0), u32(7))}), barrier(),
                      if_(eq(workgroup_id(0), u32(1)), {store("out", u32(1), load("out", u32(0)))})};
   const RunResult r = run_ok(with_body({1, 1, 1}, body), zeros("out", 2), Grid{{2, 1, 1}});
-  ASSERT_EQ(count_kind(r, Kind::DataRace), 1u);
+  ASSERT_EQ(r.count(Kind::DataRace), 1u);
   EXPECT_NE(r.violations.front().message.find("different workgroups"), std::string::npos);
 }
 
@@ -196,7 +190,7 @@ TEST(RaceDetector, Semantics_S6_AtomicAndPlainReadRace) {
       if_(eq(local_id(0), u32(0)), {let("old", atomic(AtomicOp::Add, "out", u32(0), u32(1)))}),
       if_(eq(local_id(0), u32(1)), {store("out", u32(1), load("out", u32(0)))})};
   const RunResult r = run_ok(with_body({2, 1, 1}, body), zeros("out", 2));
-  EXPECT_EQ(count_kind(r, Kind::DataRace), 1u);
+  EXPECT_EQ(r.count(Kind::DataRace), 1u);
 }
 
 TEST(RaceDetector, Semantics_S6_ManyReadersThenOneOfThemWritesIsARace) {
@@ -208,7 +202,7 @@ TEST(RaceDetector, Semantics_S6_ManyReadersThenOneOfThemWritesIsARace) {
     RunOptions options;
     options.schedule.kind = kind;
     const RunResult r = run_ok(with_body({4, 1, 1}, body), zeros("out", 1), {}, options);
-    EXPECT_EQ(count_kind(r, Kind::DataRace), 1u);
+    EXPECT_EQ(r.count(Kind::DataRace), 1u);
   }
 }
 
@@ -235,7 +229,7 @@ TEST(RaceDetector, Semantics_S6_WorkgroupMemoryExchangeNeedsBarrier) {
       store("out", invocation_id(0), load("s", bit_xor(local_id(0), u32(1))))};
   const RunResult racy =
       run_ok(with_body({4, 1, 1}, exchange_racy, shared), zeros("out", 8), Grid{{2, 1, 1}});
-  EXPECT_GE(count_kind(racy, Kind::DataRace), 1u);
+  EXPECT_GE(racy.count(Kind::DataRace), 1u);
   EXPECT_EQ(racy.violations.front().buffer, "s");
 }
 
@@ -260,7 +254,7 @@ TEST(RaceDetector, ManyRacesAreCappedWithASummary) {
 TEST(BarrierDivergence, Semantics_S6_BarrierInDivergentBranch) {
   const Body body = {if_(lt(local_id(0), u32(2)), {barrier()}), store("out", local_id(0), u32(1))};
   const RunResult r = run_unchecked_program(with_body({4, 1, 1}, body), zeros("out", 4));
-  ASSERT_EQ(count_kind(r, Kind::DivergentBarrier), 1u);
+  ASSERT_EQ(r.count(Kind::DivergentBarrier), 1u);
   const Violation& v = r.violations.front();
   EXPECT_NE(v.message.find("only 2 of 4"), std::string::npos) << v.message;
   EXPECT_NE(v.message.find("V010"), std::string::npos);
@@ -272,14 +266,14 @@ TEST(BarrierDivergence, Semantics_S6_ReturnedLanesMakeABarrierDivergent) {
   const Body body = {if_(eq(local_id(0), u32(3)), {ret()}), barrier(),
                      store("out", local_id(0), u32(1))};
   const RunResult r = run_unchecked_program(with_body({4, 1, 1}, body), zeros("out", 4));
-  ASSERT_EQ(count_kind(r, Kind::DivergentBarrier), 1u);
+  ASSERT_EQ(r.count(Kind::DivergentBarrier), 1u);
   EXPECT_NE(r.violations.front().message.find("it had returned"), std::string::npos);
 }
 
 TEST(BarrierDivergence, Semantics_S6_BarrierInLoopWithPerLaneTripCounts) {
   const Body body = {loop("i", u32(0), add(local_id(0), u32(1)), {barrier()})};
   const RunResult r = run_unchecked_program(with_body({2, 1, 1}, body), zeros("out", 1));
-  EXPECT_EQ(count_kind(r, Kind::DivergentBarrier), 1u);
+  EXPECT_EQ(r.count(Kind::DivergentBarrier), 1u);
 }
 
 TEST(BarrierDivergence, Semantics_S6_ValidationRejectsItStatically) {
@@ -316,7 +310,7 @@ TEST(OutOfBounds, Semantics_S5_StrictModeMakesEachAViolation) {
   RunOptions options;
   options.strict_oob = true;
   const RunResult r = run_ok(with_body({1, 1, 1}, body), {{"out", to_bytes({10})}}, {}, options);
-  ASSERT_EQ(count_kind(r, Kind::OutOfBounds), 2u);
+  ASSERT_EQ(r.count(Kind::OutOfBounds), 2u);
   EXPECT_NE(r.violations[0].message.find("out-of-bounds read of `out`[9]"), std::string::npos)
       << r.violations[0].message;
   EXPECT_NE(r.violations[1].message.find("out-of-bounds write of `out`[1]"), std::string::npos)

@@ -103,12 +103,6 @@ INSTANTIATE_TEST_SUITE_P(Cases, ExecutionModel, testing::ValuesIn(execution_mode
 
 class Nonconforming : public testing::TestWithParam<NonconformingCase> {};
 
-size_t count_kind(const RunResult& r, Violation::Kind kind) {
-  size_t n = 0;
-  for (const Violation& v : r.violations) n += v.kind == kind;
-  return n;
-}
-
 TEST_P(Nonconforming, IsFlaggedUnderEverySchedule) {
   const NonconformingCase& nc = GetParam();
   const TestCase& c = nc.test_case;
@@ -118,7 +112,7 @@ TEST_P(Nonconforming, IsFlaggedUnderEverySchedule) {
       case Nonconformance::DataRace: {
         const Result<RunResult> r = run(c.program, c.inputs, c.grid, options);
         ASSERT_TRUE(r.ok()) << c.name << ": " << r.error().message;
-        EXPECT_GE(count_kind(*r, Violation::Kind::DataRace), 1u) << c.name;
+        EXPECT_GE(r->count(Violation::Kind::DataRace), 1u) << c.name;
         break;
       }
       case Nonconformance::DivergentBarrier: {
@@ -128,7 +122,7 @@ TEST_P(Nonconforming, IsFlaggedUnderEverySchedule) {
             << validated.error().message;
         const Result<RunResult> r = run_unvalidated(c.program, c.inputs, c.grid, options);
         ASSERT_TRUE(r.ok()) << c.name << ": " << r.error().message;
-        EXPECT_EQ(count_kind(*r, Violation::Kind::DivergentBarrier), 1u) << c.name;
+        EXPECT_EQ(r->count(Violation::Kind::DivergentBarrier), 1u) << c.name;
         break;
       }
       case Nonconformance::StrictOutOfBounds: {
@@ -139,7 +133,7 @@ TEST_P(Nonconforming, IsFlaggedUnderEverySchedule) {
         options.strict_oob = true;
         const Result<RunResult> r = run(c.program, c.inputs, c.grid, options);
         ASSERT_TRUE(r.ok()) << r.error().message;
-        EXPECT_EQ(count_kind(*r, Violation::Kind::OutOfBounds), r->oob.total()) << c.name;
+        EXPECT_EQ(r->count(Violation::Kind::OutOfBounds), r->oob.total()) << c.name;
         break;
       }
     }

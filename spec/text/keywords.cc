@@ -7,7 +7,7 @@
 namespace vyre::text {
 namespace {
 
-constexpr std::array kSpellings = {
+constexpr std::array kKeywordSpellings = {
 #define X(e, spelling, reserved) std::string_view(spelling),
 #include "spec/text/keywords.def"
 #undef X
@@ -21,12 +21,12 @@ constexpr std::array kReserved = {
 }  // namespace
 
 std::string_view spelling_of(Keyword k) {
-  return kSpellings[static_cast<size_t>(k)];
+  return kKeywordSpellings[static_cast<size_t>(k)];
 }
 
 std::optional<Keyword> keyword_named(std::string_view word) {
-  for (size_t i = 0; i < kSpellings.size(); ++i) {
-    if (kSpellings[i] == word) return static_cast<Keyword>(i);
+  for (size_t i = 0; i < kKeywordSpellings.size(); ++i) {
+    if (kKeywordSpellings[i] == word) return static_cast<Keyword>(i);
   }
   return std::nullopt;
 }

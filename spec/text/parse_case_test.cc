@@ -11,7 +11,7 @@ namespace {
 
 using namespace build;
 
-TestCase parsed(std::string_view text) {
+TestCase parsed_case(std::string_view text) {
   Result<TestCase> result = parse_case(text);
   EXPECT_TRUE(result.ok()) << result.error().message << " at " << result.error().loc.line << ":"
                            << result.error().loc.col << "\n"
@@ -20,7 +20,7 @@ TestCase parsed(std::string_view text) {
 }
 
 TEST(ParseCase, TheBriefsExample) {
-  TestCase tc = parsed(R"(
+  TestCase tc = parsed_case(R"(
     case "add_one" {
       program {
         workgroup_size(64, 1, 1)
@@ -83,21 +83,21 @@ TEST(ParseCase, DataFormsDecodeLittleEndian) {
     std::string text =
         "case \"c\" { program {} dispatch(1, 1, 1) input b: " + std::string(row.data) +
         " expect nothing }";
-    TestCase tc = parsed(text);
+    TestCase tc = parsed_case(text);
     EXPECT_EQ(tc.inputs["b"], row.bytes) << row.data;
   }
 }
 
 TEST(ParseCase, ExpectReferenceAndNothing) {
-  TestCase reference = parsed("case \"r\" { program {} dispatch(1, 1, 1) expect reference }");
+  TestCase reference = parsed_case("case \"r\" { program {} dispatch(1, 1, 1) expect reference }");
   EXPECT_FALSE(reference.expected.has_value());
-  TestCase nothing = parsed("case \"n\" { program {} dispatch(1, 1, 1) expect nothing }");
+  TestCase nothing = parsed_case("case \"n\" { program {} dispatch(1, 1, 1) expect nothing }");
   ASSERT_TRUE(nothing.expected.has_value());
   EXPECT_TRUE(nothing.expected->empty());
 }
 
 TEST(ParseCase, ClausesInAnyOrderAndQuotedBufferNames) {
-  TestCase tc = parsed(
+  TestCase tc = parsed_case(
       "case \"\\x00 odd \\\"name\\\"\" {\n"
       "  expect \"reference\": hex \"01\"\n"
       "  input \"a b\": fill 2 1\n"

@@ -7,7 +7,7 @@
 namespace vyre::text {
 namespace {
 
-constexpr std::array<std::string_view, 18> kSpellings = {
+constexpr std::array<std::string_view, 18> kTokenSpellings = {
     "end of input",
     "a name",
     "a number",
@@ -34,7 +34,7 @@ constexpr size_t kShownChars = 32;
 }  // namespace
 
 std::string_view spelling_of(TokenKind kind) {
-  return kSpellings[static_cast<size_t>(kind)];
+  return kTokenSpellings[static_cast<size_t>(kind)];
 }
 
 std::string describe(const Token& token) {
