@@ -45,8 +45,9 @@ uint64_t bound_buffer_bytes(uint64_t host_bytes);
 
 /// Range of the descriptor of a host buffer of `host_bytes`: its bound bytes,
 /// clamped to the device's `max_range`. Clamping drops at most the padding of
-/// the last partial word, which no element reaches (exceeded_limit refuses a
-/// buffer whose host bytes pass `max_range`).
+/// the last partial word, which no loaded or stored element reaches: a Bytes
+/// buffer counts that word in BufLen but is never accessed (V013), and
+/// exceeded_limit refuses a buffer whose host bytes pass `max_range`.
 uint64_t descriptor_range(uint64_t host_bytes, uint64_t max_range);
 
 /// Stable part of the message of a dispatch in which a loop ended before its

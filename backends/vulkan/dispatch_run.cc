@@ -162,8 +162,9 @@ class Run {
     }
     std::vector<uint32_t> counts;
     for (size_t i = 0; i < iface.buffers.size(); ++i) {
-      counts.push_back(static_cast<uint32_t>(bindings_[i].bytes->size() /
-                                             element_size(iface.buffers[i].element)));
+      // Fits a u32: exceeded_limit caps host bytes at the device's range, a u32.
+      counts.push_back(static_cast<uint32_t>(
+          host_element_count(iface.buffers[i].element, bindings_[i].bytes->size())));
     }
 
     Result<VkCommandBuffer> begun = device_.begin();

@@ -65,13 +65,14 @@ TEST(VulkanLowering, S1_BufLenIsHostBytesOverElementSize) {
          1,
          true,
          // u: 3 words and a trailing partial element (not addressable).
+         // bytes: 9 bytes are 3 backing words, the last padded (seed 003).
          {{"u", ByteBuffer(14, 1)},
           {"v4", ByteBuffer(40, 0)},
           {"empty", {}},
           {"bytes", ByteBuffer(9, 0)},
           {"un", ByteBuffer(24, 0)}},
          {{"out", 8}},
-         {{"out", words({3, 2, 0, 2, 3, 7, 8, 0})}}};
+         {{"out", words({3, 2, 0, 3, 3, 7, 8, 0})}}};
   expect_case(c);
 }
 

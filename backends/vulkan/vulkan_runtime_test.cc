@@ -283,6 +283,27 @@ TEST(VulkanRuntime, StagedBuffersGiveTheSameBytes) {
   }
 }
 
+TEST(VulkanRuntime, BytesBufferBindsWholeWordsAndReadsBackItsHostLength) {
+  // SEMANTICS S1: 10 bytes are 3 backing words (seed 003), so BufLen is 3; the
+  // device buffer holds 12 bytes, but the output is the 10 host bytes as given.
+  BackendOptions staged_options;
+  staged_options.force_staging = true;
+  VulkanBackend staged{staged_options};
+  const Program p{{storage("raw", 0, BufferAccess::ReadWrite, DataType::Bytes),
+                   storage("out", 1, BufferAccess::ReadWrite)},
+                  {1, 1, 1},
+                  {store("out", u32(0), buflen("raw"))}};
+  const ByteBuffer raw = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  for (Backend* backend :
+       {static_cast<Backend*>(&testing::shared_backend()), static_cast<Backend*>(&staged)}) {
+    // Twice: the second run reuses the first run's pooled buffers.
+    for (int run = 0; run < 2; ++run) {
+      EXPECT_EQ(testing::run_ok(*backend, p, {{"raw", raw}, {"out", ByteBuffer(4, 0xAB)}}),
+                (BufferSet{{"raw", raw}, {"out", words({3})}}));
+    }
+  }
+}
+
 TEST(VulkanRuntime, DeviceIsChosenByIndexOrNameAndBadSelectorsAreExplained) {
   // Name selectors are built from the first device's own name, so every
   // case must select a device; "LLVMPIPE" and "llvmpipe" must both select

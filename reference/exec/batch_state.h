@@ -34,7 +34,9 @@ struct BufferMemory {
   const uint8_t* data = nullptr;
   /// Null for ReadOnly and Uniform buffers (the compiler allows no writes).
   uint8_t* writable = nullptr;
-  /// Addressable elements; always below 2^32 (checked before the run).
+  /// Element count (BufLen); always below 2^32 (checked before the run). For
+  /// Bytes it counts a partial last word past `data`'s end, which is safe
+  /// because the compiler lets nothing load, store or atomically update Bytes.
   uint64_t elements = 0;
   uint32_t words_per_element = 1;
   /// Bool elements: a load yields word != 0 (SEMANTICS S2).

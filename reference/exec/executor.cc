@@ -110,7 +110,8 @@ class Execution {
         b.writable = workgroup_memory_.back().data();
       } else if (decl.access == BufferAccess::ReadWrite) {
         // Edited in place in the output, which starts as the initial contents;
-        // a trailing partial element is never addressed, so it is handed back.
+        // a trailing partial element, like any Bytes buffer, is never
+        // addressed, so it is handed back unchanged.
         ByteBuffer& out = result.outputs[decl.name] = inputs.at(decl.name);
         b.writable = out.data();
       }

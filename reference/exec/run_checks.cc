@@ -113,7 +113,7 @@ Result<BufferSizes> check_inputs(const Program& program, const BufferSet& inputs
                            " bytes, more than 65536",
                        "use a read_only storage buffer for large data");
     }
-    const uint64_t count = bytes / element;
+    const uint64_t count = host_element_count(decl.element, bytes);
     if (count > kMax32) {
       return run_error(
           "buffer `" + decl.name + "` has " + std::to_string(count) + " elements; indices are u32",

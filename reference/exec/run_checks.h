@@ -24,7 +24,7 @@ Result<DispatchShape> check_dispatch(const Program& program, const Grid& grid,
 
 /// What the inputs give each buffer.
 struct BufferSizes {
-  /// Addressable elements per buffer, in Program::buffers order.
+  /// Element counts (BufLen) per buffer, in Program::buffers order.
   std::vector<uint64_t> element_counts;
   /// Bytes of all host buffers (the inputs the run reads).
   uint64_t host_bytes = 0;

@@ -1,7 +1,7 @@
 // Control flow and values with hand-written expectations: loop bounds
 // evaluated once, zero-trip and edge loops, fresh iteration scopes, Return,
-// strong CompareExchange under contention, U64 / vector / Bool memory, uniform
-// and empty buffers (pinned spec sections 1-5; SEMANTICS S1, S2, S4, S5).
+// strong CompareExchange under contention, U64 / vector / Bool memory, uniform,
+// empty and Bytes buffers (pinned spec sections 1-5; SEMANTICS S1, S2, S4, S5).
 #include "reference/spec_tables/case_builder.h"
 #include "reference/spec_tables/table_parts.h"
 
@@ -168,15 +168,28 @@ TestCase empty_buffers() {
 }
 
 TestCase bytes_buffers_have_a_length_only() {
-  // Ten bytes are two whole backing words (seed 003: BufLen counts u32 words);
-  // the two trailing bytes are not addressable.
-  Program p{{storage("blob", 0, BufferAccess::ReadOnly, DataType::Bytes),
-             storage("out", 1, BufferAccess::ReadWrite)},
+  // BufLen of a Bytes buffer is its number of backing u32 words, the last one
+  // padded (seed 003, "`Bytes` Layout"; SEMANTICS S1), so ceil(bytes / 4):
+  // 0 bytes -> 0 words, 1 -> 1, 4 -> 1, 5 -> 2, and 10 -> 3 (bytes 8 and 9 in
+  // word 2, lanes 0 and 1). One is a uniform buffer, which binds differently.
+  const auto blob = [](const char* name, uint32_t binding, BufferAccess access) {
+    return storage(name, binding, access, DataType::Bytes);
+  };
+  Program p{{blob("b0", 0, BufferAccess::ReadOnly), blob("b1", 1, BufferAccess::ReadOnly),
+             blob("b4", 2, BufferAccess::Uniform), blob("b5", 3, BufferAccess::ReadOnly),
+             blob("b10", 4, BufferAccess::ReadOnly), storage("out", 5, BufferAccess::ReadWrite)},
             {1, 1, 1},
-            {store("out", u32(0), buflen("blob"))}};
+            {store("out", u32(0), buflen("b0")), store("out", u32(1), buflen("b1")),
+             store("out", u32(2), buflen("b4")), store("out", u32(3), buflen("b5")),
+             store("out", u32(4), buflen("b10"))}};
   return make_case("exec/bytes_buflen", std::move(p), Grid{},
-                   {{"blob", ByteBuffer{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}, {"out", zero_words(1)}},
-                   {{"out", words({2})}});
+                   {{"b0", {}},
+                    {"b1", ByteBuffer{1}},
+                    {"b4", ByteBuffer{1, 2, 3, 4}},
+                    {"b5", ByteBuffer{1, 2, 3, 4, 5}},
+                    {"b10", ByteBuffer{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
+                    {"out", zero_words(5)}},
+                   {{"out", words({0, 1, 1, 2, 3})}});
 }
 
 }  // namespace

@@ -169,6 +169,14 @@ std::span<const AtomicOp> all_atomic_ops() {
 uint32_t element_size(DataType t) {
   return t == DataType::Bytes ? 4 : kTypeSizes[idx(t)];
 }
+uint64_t host_element_count(DataType t, uint64_t bytes) {
+  const uint64_t size = element_size(t);
+  if (size == 0) return 0;
+  // Seed 003 overrides pinned section 1's "trailing partial element is not
+  // addressable" for Bytes: a partial last word still backs the buffer.
+  if (t == DataType::Bytes) return bytes / size + (bytes % size != 0 ? 1 : 0);
+  return bytes / size;
+}
 bool is_stable(DataType t) {
   return kTypeStable[idx(t)];
 }

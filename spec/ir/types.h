@@ -73,6 +73,11 @@ std::span<const AtomicOp> all_atomic_ops();
 /// Element size in bytes as laid out in host buffers; 4 for Bytes (one backing
 /// u32 word per element, which is what BufLen counts).
 uint32_t element_size(DataType t);
+/// Element count (BufLen) of a host buffer of `bytes` bytes (SEMANTICS S1):
+/// its whole elements, except for Bytes, whose count is its backing u32
+/// words, ceil(bytes / 4), the last one zero-padded (seed 003). 0 for types
+/// of no size.
+uint64_t host_element_count(DataType t, uint64_t bytes);
 /// True for the seven types 0.4.0 programs may use.
 bool is_stable(DataType t);
 /// Number of u32 words in a value of this type (U64 and Vec2U32: 2, Vec4U32: 4).
