@@ -66,7 +66,12 @@ Result<std::unique_ptr<VulkanInstance>> VulkanInstance::create(const std::string
   if (VkResult r = self->api_.vkCreateInstance(&info, nullptr, &self->instance_); r != VK_SUCCESS) {
     Error e = vk_error("creating a Vulkan instance", r);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
-      e.message += " (no Vulkan driver is installed; lavapipe is in mesa-vulkan-drivers)";
+      // Seen both where no driver is installed and where one is installed but
+      // cannot start (NVIDIA's ICD in a container without libglvnd/libEGL).
+      e.message +=
+          " (no Vulkan driver could be loaded: without a GPU, install mesa-vulkan-drivers for "
+          "lavapipe; with one, check its ICD manifest and the libraries it needs, e.g. NVIDIA's "
+          "needs libglvnd0 and libegl1; VK_LOADER_DEBUG=error,driver shows why)";
     }
     return e;
   }

@@ -46,8 +46,8 @@ std::string report_markdown(const Report& r) {
   out << "\n## Phases\n\n| phase | ms |\n|---|---|\n";
   for (const auto& [phase, us] : r.phase_us) out << "| " << phase << " | " << ms(us) << " |\n";
   out << "| **wall time** | " << ms(r.wall_us) << " |\n\n"
-      << "The wall time runs from opening the backend to the verdict; checking the output folder "
-         "before the run and writing these reports after it lie outside it.\n";
+      << "The wall time runs from opening the backend to the verdict, and the phases add up to "
+         "it; only writing these reports lies outside it.\n";
 
   bool any_failure = false;
   for (const CaseResult& c : r.cases) {
