@@ -220,23 +220,23 @@ void RaceDetector::on_access(const BatchView& batch, const AccessEvent& event) {
 
 void RaceDetector::collect(std::vector<Violation>& out) {
   log_.append_to(out);
-  if (out_of_memory_) {
+  // A run the detector could not follow to the end is never called race-free.
+  const auto incomplete = [&out](const char* why) {
     Violation v;
     v.kind = Violation::Kind::DataRace;
-    v.message =
-        "race detection is incomplete: its shadow memory could not be allocated, so races may "
-        "have gone unseen. Fix: run with less data, or with RunOptions::checks off to skip the "
-        "check";
+    v.message = std::string("race detection is incomplete: ") + why;
     out.push_back(std::move(v));
+  };
+  if (out_of_memory_) {
+    incomplete(
+        "its shadow memory could not be allocated, so races may have gone unseen. Fix: run "
+        "with less data, or with RunOptions::checks off to skip the check");
   }
   if (out_of_phases_) {
-    Violation v;
-    v.kind = Violation::Kind::DataRace;
-    v.message =
-        "race detection is incomplete: the run has more than 2^32 - 1 workgroups and barrier "
-        "executions together, past what the detector numbers, so races may have gone unseen. "
-        "Fix: dispatch fewer workgroups or run fewer barriers, or run with RunOptions::checks off";
-    out.push_back(std::move(v));
+    incomplete(
+        "the run has more than 2^32 - 1 workgroups and barrier executions together, past what "
+        "the detector numbers, so races may have gone unseen. Fix: dispatch fewer workgroups or "
+        "run fewer barriers, or run with RunOptions::checks off");
   }
 }
 
