@@ -39,9 +39,7 @@ struct Args {
 };
 
 int usage_error(const std::string& message) {
-  std::fprintf(stderr, "vyre-certify: %s\nusage: %.*s\n", message.c_str(),
-               static_cast<int>(kUsage.size()), kUsage.data());
-  return kExitUsage;
+  return cli::usage_error("vyre-certify", message, kUsage);
 }
 
 template <typename T>

@@ -33,9 +33,7 @@ struct LowerFlags {
 };
 
 int usage_error(const std::string& problem) {
-  std::fprintf(stderr, "vyre-certify lower: %s\nusage: %.*s\n", problem.c_str(),
-               static_cast<int>(kUsage.size()), kUsage.data());
-  return kExitUsage;
+  return cli::usage_error("vyre-certify lower", problem, kUsage);
 }
 
 /// The flags, or what is wrong with them.

@@ -48,9 +48,7 @@ struct RunFlags {
 };
 
 int usage_error(const std::string& problem) {
-  std::fprintf(stderr, "vyre-certify run: %s\nusage: %.*s\n", problem.c_str(),
-               static_cast<int>(kUsage.size()), kUsage.data());
-  return kExitUsage;
+  return cli::usage_error("vyre-certify run", problem, kUsage);
 }
 
 std::optional<reference::Schedule> parse_schedule(const std::string& text) {

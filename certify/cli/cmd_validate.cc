@@ -88,17 +88,13 @@ int run_validate(std::span<const std::string> args) {
     } else if (arg == "--json") {
       json = true;
     } else if (arg.starts_with("-")) {
-      std::fprintf(stderr, "vyre-certify validate: unknown option `%s`\nusage: %.*s\n", arg.c_str(),
-                   static_cast<int>(kUsage.size()), kUsage.data());
-      return kExitUsage;
+      return usage_error("vyre-certify validate", "unknown option `" + arg + "`", kUsage);
     } else {
       files.push_back(arg);
     }
   }
   if (files.empty()) {
-    std::fprintf(stderr, "vyre-certify validate: no FILE given\nusage: %.*s\n",
-                 static_cast<int>(kUsage.size()), kUsage.data());
-    return kExitUsage;
+    return usage_error("vyre-certify validate", "no FILE given", kUsage);
   }
   std::vector<Finding> findings;
   int exit_code = kExitOk;

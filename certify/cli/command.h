@@ -29,4 +29,7 @@ bool register_command(const Command& command);
 /// All registered commands, sorted by name.
 std::vector<Command> commands();
 
+/// Prints `who: problem` and the usage text to stderr; returns kExitUsage.
+int usage_error(std::string_view who, std::string_view problem, std::string_view usage);
+
 }  // namespace vyre::cli

@@ -41,6 +41,13 @@ std::vector<Command> commands() {
   return out;
 }
 
+int usage_error(std::string_view who, std::string_view problem, std::string_view usage) {
+  std::fprintf(stderr, "%.*s: %.*s\nusage: %.*s\n", static_cast<int>(who.size()), who.data(),
+               static_cast<int>(problem.size()), problem.data(), static_cast<int>(usage.size()),
+               usage.data());
+  return kExitUsage;
+}
+
 }  // namespace vyre::cli
 
 int main(int argc, char** argv) {

@@ -2,18 +2,13 @@
 
 #include "archetypes/graph/bfs_dispatch.h"
 #include "archetypes/graph/bfs_layout.h"
+#include "reference/host_words.h"
 
 namespace vyre::certify {
 namespace {
 
 constexpr std::string_view kPrefix = "# vyre-certify compare: ";
 constexpr std::string_view kGraphBfs = "graph.bfs";
-
-uint32_t word(const ByteBuffer& bytes, size_t index) {
-  uint32_t v = 0;
-  for (size_t i = 0; i < 4; ++i) v |= uint32_t{bytes[index * 4 + i]} << (8 * i);
-  return v;
-}
 
 /// The graph.bfs dispatch a case describes, read back from its params
 /// uniform (seed 001's field order), which is all canonicalisation needs.
@@ -24,14 +19,15 @@ Result<archetypes::bfs::BfsDispatch> bfs_dispatch_of(const TestCase& c) {
     return Error{"a graph.bfs comparison needs the case's `params` input (" +
                  std::to_string(bfs::kParamWordCount) + " words)"};
   }
+  const std::vector<uint32_t> words = reference::to_words(params->second);
   bfs::BfsDispatch d;
   d.inputs = c.inputs;
   d.grid = c.grid;
-  d.num_sources = word(params->second, bfs::kParamNumSources);
-  d.num_nodes = word(params->second, bfs::kParamNumNodes);
-  d.params.max_findings = word(params->second, bfs::kParamMaxFindings);
-  d.params.max_depth = word(params->second, bfs::kParamMaxDepth);
-  d.words_per_source = word(params->second, bfs::kParamWordsPerSource);
+  d.num_sources = words[bfs::kParamNumSources];
+  d.num_nodes = words[bfs::kParamNumNodes];
+  d.params.max_findings = words[bfs::kParamMaxFindings];
+  d.params.max_depth = words[bfs::kParamMaxDepth];
+  d.words_per_source = words[bfs::kParamWordsPerSource];
   return d;
 }
 
