@@ -53,15 +53,9 @@ uint64_t dispatch_invocation_limit() {
 /// run() reports).
 std::optional<std::string> past_invocation_limit(const Program& program, const Grid& grid) {
   const uint64_t limit = dispatch_invocation_limit();
-  uint64_t total = 1;
-  bool overflow = false;
-  for (size_t axis = 0; axis < 3; ++axis) {
-    if (grid.workgroups[axis] == 0 || program.workgroup_size[axis] == 0) return std::nullopt;
-    overflow = overflow || __builtin_mul_overflow(total, uint64_t{grid.workgroups[axis]}, &total) ||
-               __builtin_mul_overflow(total, uint64_t{program.workgroup_size[axis]}, &total);
-  }
-  if (!overflow && total <= limit) return std::nullopt;
-  return "the dispatch has " + (overflow ? std::string("more than 2^64") : std::to_string(total)) +
+  const std::optional<uint64_t> total = dispatch_invocations(program.workgroup_size, grid);
+  if (total && (*total == 0 || *total <= limit)) return std::nullopt;
+  return "the dispatch has " + (total ? std::to_string(*total) : std::string("more than 2^64")) +
          " invocations, more than the " + std::to_string(limit) +
          " the reference interpreter runs; dispatch fewer or smaller workgroups";
 }

@@ -7,19 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre {
 namespace {
 
 using namespace vyre::build;
-
-ByteBuffer words(std::initializer_list<uint32_t> values) {
-  ByteBuffer bytes;
-  for (uint32_t v : values) {
-    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
-  }
-  return bytes;
-}
 
 TEST(ReferenceBackend, RunsAProgramAndReturnsTheReadWriteBuffers) {
   auto backend = make_reference_backend({});
@@ -29,10 +22,10 @@ TEST(ReferenceBackend, RunsAProgramAndReturnsTheReadWriteBuffers) {
       {store("out", invocation_id(0), add(load("in", invocation_id(0)), u32(10)))}};
   CompileOutcome compiled = backend->compile(p);
   ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
-  DispatchOutcome run =
-      backend->dispatch(*compiled.program, {{"in", words({1, 2})}, {"out", words({0, 0})}}, Grid{});
+  DispatchOutcome run = backend->dispatch(
+      *compiled.program, {{"in", to_bytes({1, 2})}, {"out", to_bytes({0, 0})}}, Grid{});
   ASSERT_EQ(run.status, Status::Ok) << run.message;
-  EXPECT_EQ(run.outputs, (BufferSet{{"out", words({11, 12})}}));
+  EXPECT_EQ(run.outputs, (BufferSet{{"out", to_bytes({11, 12})}}));
 }
 
 TEST(ReferenceBackend, InvalidProgramIsACompileErrorWithTheRuleId) {
@@ -53,7 +46,7 @@ TEST(ReferenceBackend, DataRaceIsAnErrorNamingTheViolation) {
   CompileOutcome compiled = backend->compile(p);
   ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
   DispatchOutcome run =
-      backend->dispatch(*compiled.program, {{"out", words({0})}}, Grid{{2, 1, 1}});
+      backend->dispatch(*compiled.program, {{"out", to_bytes({0})}}, Grid{{2, 1, 1}});
   EXPECT_EQ(run.status, Status::Error);
   EXPECT_NE(run.message.find("data race"), std::string::npos) << run.message;
   EXPECT_TRUE(run.outputs.empty());

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 #include "spec/text/text_format.h"
 
 namespace vyre {
@@ -406,14 +407,7 @@ rc::Gen<ByteBuffer> arbitrary_bytes() {
       {2, gen::apply([](uint8_t size, uint8_t byte) { return ByteBuffer(size, byte); },
                      gen::arbitrary<uint8_t>(), gen::arbitrary<uint8_t>())},
       {4, gen::map(gen::container<std::vector<uint32_t>>(gen::arbitrary<uint32_t>()),
-                   [](const std::vector<uint32_t>& words) {
-                     ByteBuffer bytes;
-                     for (uint32_t w : words) {
-                       for (int i = 0; i < 4; ++i)
-                         bytes.push_back(static_cast<uint8_t>(w >> (8 * i)));
-                     }
-                     return bytes;
-                   })},
+                   [](const std::vector<uint32_t>& words) { return to_bytes(words); })},
       {3, gen::container<ByteBuffer>(gen::arbitrary<uint8_t>())},
   });
   return byte_buffers;

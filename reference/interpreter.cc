@@ -11,6 +11,7 @@
 #include "reference/observers/barrier_divergence.h"
 #include "reference/observers/race_detector.h"
 #include "reference/observers/strict_oob.h"
+#include "spec/support/diagnostic_text.h"
 #include "spec/validate/validator.h"
 
 namespace vyre::reference {
@@ -21,11 +22,7 @@ Error invalid_program(const std::vector<Diagnostic>& diagnostics) {
                         std::to_string(diagnostics.size()) + " error" +
                         (diagnostics.size() == 1 ? "" : "s") + "):";
   for (const Diagnostic& d : diagnostics) {
-    message += "\n  " + std::string(name_of(d.rule));
-    if (d.loc.known()) {
-      message += " at " + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col);
-    }
-    message += ": " + d.message;
+    message += "\n  " + std::string(name_of(d.rule)) + at_location(d.loc) + ": " + d.message;
   }
   return Error{message, diagnostics.front().loc};
 }

@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "reference/host_words.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::reference {
 namespace {

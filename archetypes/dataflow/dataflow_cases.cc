@@ -3,21 +3,21 @@
 #include "archetypes/dataflow/dataflow_engine.h"
 #include "archetypes/dataflow/transfer_function.h"
 #include "archetypes/graph/archetype_table.h"
-#include "archetypes/support/host_words.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::dataflow {
 BufferSet canonical_findings(std::vector<graph::Finding> findings) {
   graph::sort_canonical(findings);
-  return {{"findings", archetypes::to_bytes(graph::findings_to_words(findings))}};
+  return {{"findings", to_bytes(graph::findings_to_words(findings))}};
 }
 
 Result<BufferSet> DataflowCase::run(Backend& backend) const {
   auto transfer = make_transfer("block_mask");
   if (!transfer) return transfer.error();
   auto engine = DataflowEngine::create(backend, std::move(transfer).value());
-  if (!engine) return engine.error();
+  if (!engine) return Error{engine.error().message};
   auto result = engine->run(input);
-  if (!result) return result.error();
+  if (!result) return Error{result.error().message};
   return canonical_findings(std::move(result->findings));
 }
 

@@ -6,13 +6,9 @@
 #include <vector>
 
 #include "archetypes/dataflow/dataflow_programs.h"
-#include "archetypes/support/host_words.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::dataflow {
-
-using archetypes::to_bytes;
-using archetypes::to_words;
-using archetypes::zero_words;
 
 namespace {
 
@@ -23,8 +19,9 @@ std::string str(uint64_t v) {
   return std::to_string(v);
 }
 
-Error rejected(const std::string& problem, const std::string& fix) {
-  return Error{"dataflow input rejected: " + problem + ". Fix: " + fix + "."};
+/// An input past the backend's probed limits.
+EngineError rejected(const std::string& problem, const std::string& fix) {
+  return {Status::NotSupported, "dataflow input rejected: " + problem + ". Fix: " + fix + "."};
 }
 
 uint64_t words_per_source(const DataflowInput& input) {
@@ -72,24 +69,25 @@ std::string axes(const std::array<T, 3>& a) {
   return str(a[0]) + " x " + str(a[1]) + " x " + str(a[2]);
 }
 
-Error dispatch_error(std::string_view what, const DispatchOutcome& outcome) {
-  return Error{"dataflow " + std::string(what) +
-               " dispatch failed: " + std::string(name_of(outcome.status)) +
-               (outcome.message.empty() ? std::string() : ": " + outcome.message)};
+EngineError dispatch_error(std::string_view what, const DispatchOutcome& outcome) {
+  return {outcome.status, "dataflow " + std::string(what) +
+                              " dispatch failed: " + std::string(name_of(outcome.status)) +
+                              (outcome.message.empty() ? std::string() : ": " + outcome.message)};
 }
 
 /// Moves one dispatch's outputs into the next dispatch's inputs: the state
 /// buffers carry over, the new frontier becomes the current one, and the next
 /// frontier and changed flag start from zero.
-Result<Ok> carry(BufferSet& state, BufferSet&& outputs) {
+EngineResult<Ok> carry(BufferSet& state, BufferSet&& outputs) {
   for (std::string_view name : {kVisited, kNextFrontier, kChanged, kFindings, kFindingCount}) {
     auto it = outputs.find(std::string(name));
     auto& slot = state[std::string(name)];
     if (it == outputs.end() || it->second.size() != slot.size()) {
-      return Error{"dataflow engine: the backend returned buffer " + std::string(name) + " " +
-                   (it == outputs.end() ? std::string("missing")
-                                        : "with " + str(it->second.size()) + " bytes") +
-                   ", expected " + str(slot.size()) + " bytes"};
+      return EngineError{Status::BadOutput,
+                         "dataflow engine: the backend returned buffer " + std::string(name) + " " +
+                             (it == outputs.end() ? std::string("missing")
+                                                  : "with " + str(it->second.size()) + " bytes") +
+                             ", expected " + str(slot.size()) + " bytes"};
     }
   }
   state[std::string(kVisited)] = std::move(outputs[std::string(kVisited)]);
@@ -142,10 +140,10 @@ bool within(const std::vector<PlannedDispatch>& planned, uint64_t limit) {
 
 }  // namespace
 
-Result<DataflowEngine> DataflowEngine::create(Backend& backend, TransferFunction transfer) {
+EngineResult<DataflowEngine> DataflowEngine::create(Backend& backend, TransferFunction transfer) {
   if (!transfer.ir || !transfer.cpu) {
-    return Error{"dataflow engine: transfer function '" + transfer.name +
-                 "' lacks its IR builder or CPU twin. Fix: set both."};
+    return EngineError{Status::Error, "dataflow engine: transfer function '" + transfer.name +
+                                          "' lacks its IR builder or CPU twin. Fix: set both."};
   }
   DataflowEngine engine;
   engine.backend_ = &backend;
@@ -157,21 +155,23 @@ Result<DataflowEngine> DataflowEngine::create(Backend& backend, TransferFunction
   engine.level_workgroup_ = level_ir.workgroup_size;
   CompileOutcome seed = backend.compile(seed_ir);
   if (seed.status != Status::Ok) {
-    return Error{"dataflow engine: the seed program did not compile on " + backend.name() + ": " +
-                 std::string(name_of(seed.status)) + ": " + seed.message};
+    return EngineError{seed.status, "dataflow engine: the seed program did not compile on " +
+                                        backend.name() + ": " + std::string(name_of(seed.status)) +
+                                        ": " + seed.message};
   }
   CompileOutcome level = backend.compile(level_ir);
   if (level.status != Status::Ok) {
-    return Error{"dataflow engine: the level program with transfer function '" +
-                 engine.transfer_.name + "' did not compile on " + backend.name() + ": " +
-                 std::string(name_of(level.status)) + ": " + level.message};
+    return EngineError{level.status, "dataflow engine: the level program with transfer function '" +
+                                         engine.transfer_.name + "' did not compile on " +
+                                         backend.name() + ": " +
+                                         std::string(name_of(level.status)) + ": " + level.message};
   }
   engine.seed_ = std::move(seed.program);
   engine.level_ = std::move(level.program);
   return engine;
 }
 
-Result<Ok> DataflowEngine::check_dispatches(const DataflowInput& input) const {
+EngineResult<Ok> DataflowEngine::check_dispatches(const DataflowInput& input) const {
   const uint64_t sources = input.sources.size();
   const uint64_t words = words_per_source(input);
   const bool levels = level_dispatches(input) != 0;
@@ -234,8 +234,8 @@ Result<Ok> DataflowEngine::check_dispatches(const DataflowInput& input) const {
   return Ok{};
 }
 
-Result<Ok> DataflowEngine::check(const DataflowInput& input) const {
-  if (auto ok = validate_input(input); !ok) return ok.error();
+EngineResult<Ok> DataflowEngine::check(const DataflowInput& input) const {
+  if (auto ok = validate_input(input); !ok) return EngineError{Status::Error, ok.error().message};
   const uint64_t sources = input.sources.size();
   const uint64_t bitmap_bytes = sources * words_per_source(input) * 4;
   struct Sized {
@@ -277,7 +277,7 @@ Result<Ok> DataflowEngine::check(const DataflowInput& input) const {
   return Ok{};
 }
 
-Result<DataflowResult> DataflowEngine::run(const DataflowInput& input) const {
+EngineResult<DataflowResult> DataflowEngine::run(const DataflowInput& input) const {
   if (auto ok = check(input); !ok) return ok.error();
   const graph::CsrGraph& g = input.graph;
   const uint32_t num_sources = static_cast<uint32_t>(input.sources.size());
@@ -321,9 +321,11 @@ Result<DataflowResult> DataflowEngine::run(const DataflowInput& input) const {
 
   const uint32_t count = to_words(state[std::string(kFindingCount)])[0];
   if (count > capacity) {
-    return Error{"dataflow engine: " + backend_->name() + " counted " + str(count) +
-                 " findings but at most " + str(capacity) +
-                 " are possible (one per source and sink), a backend defect"};
+    return EngineError{Status::BadOutput, "dataflow engine: " + backend_->name() + " counted " +
+                                              str(count) + " findings but at most " +
+                                              str(capacity) +
+                                              " are possible (one per source and sink), a backend "
+                                              "defect"};
   }
   result.findings = graph::findings_from_words(to_words(state[std::string(kFindings)]), count);
   graph::sort_canonical(result.findings);

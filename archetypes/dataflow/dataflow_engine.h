@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "archetypes/dataflow/dataflow_input.h"
@@ -27,22 +28,35 @@ struct DataflowResult {
   uint32_t levels = 0;
 };
 
+/// Why the engine could not run: the backend's own Status where the backend
+/// answered (compile or dispatch status; BadOutput for malformed outputs),
+/// NotSupported for an input past the backend's probed limits, Error for an
+/// input the engine rejects.
+struct EngineError {
+  Status status = Status::Error;
+  std::string message;
+};
+
+/// A value of the engine, or why it could not be had.
+template <typename T>
+using EngineResult = Result<T, EngineError>;
+
 /// An engine bound to one backend and one transfer function.
 class DataflowEngine {
  public:
   /// Compiles the seed and level programs on `backend`, which must outlive
   /// the engine. Errors: the backend rejects a program (e.g. a transfer
   /// function whose IR does not validate).
-  static Result<DataflowEngine> create(Backend& backend, TransferFunction transfer);
+  static EngineResult<DataflowEngine> create(Backend& backend, TransferFunction transfer);
 
   /// Checks the input (validate_input) and every buffer and grid against the
   /// backend's probed limits (a limit of 0 means "not reported"), dispatching
   /// nothing.
-  Result<Ok> check(const DataflowInput& input) const;
+  EngineResult<Ok> check(const DataflowInput& input) const;
 
   /// Runs the engine. Errors: check() failures, a dispatch status other than
   /// Ok, malformed outputs from the backend.
-  Result<DataflowResult> run(const DataflowInput& input) const;
+  EngineResult<DataflowResult> run(const DataflowInput& input) const;
 
   /// The transfer function in use.
   const TransferFunction& transfer() const { return transfer_; }
@@ -52,7 +66,7 @@ class DataflowEngine {
 
   /// Checks the workgroup size, grid and invocation count of every dispatch a
   /// run of `input` makes against the probed limits.
-  Result<Ok> check_dispatches(const DataflowInput& input) const;
+  EngineResult<Ok> check_dispatches(const DataflowInput& input) const;
 
   Backend* backend_ = nullptr;
   Capabilities limits_;

@@ -52,8 +52,8 @@ DataflowInput example() {
   return in;
 }
 
-Result<DataflowResult> run(CountingBackend& backend, const DataflowInput& in,
-                           std::string_view transfer = "block_mask") {
+EngineResult<DataflowResult> run(CountingBackend& backend, const DataflowInput& in,
+                                 std::string_view transfer = "block_mask") {
   auto engine = DataflowEngine::create(backend, *make_transfer(transfer));
   if (!engine) return engine.error();
   return engine->run(in);
@@ -298,6 +298,21 @@ TEST(DataflowEngine, DispatchFailuresAreReportedWithTheirStatus) {
   auto r = run(backend, example());
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("seed dispatch failed: device lost: simulated"));
+  // The backend's own status travels with the error, so a certifier keeps
+  // device lost, timeout and not supported apart from a wrong answer.
+  EXPECT_EQ(r.error().status, Status::DeviceLost);
+  backend.fail_with = Status::Timeout;
+  EXPECT_EQ(run(backend, example()).error().status, Status::Timeout);
+}
+
+TEST(DataflowEngineValidation, AnInputPastTheBackendsLimitsIsNotSupported) {
+  CountingBackend small;
+  small.limits_.max_storage_buffer_bytes = 16;
+  auto engine = DataflowEngine::create(small, *make_transfer("block_mask"));
+  ASSERT_TRUE(engine.ok()) << engine.error().message;
+  auto checked = engine->check(example());
+  ASSERT_FALSE(checked.ok());
+  EXPECT_EQ(checked.error().status, Status::NotSupported);
 }
 
 TEST(DataflowEngine, ProgramsShareOneInterface) {

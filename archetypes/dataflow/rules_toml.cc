@@ -1,4 +1,5 @@
 #include "archetypes/dataflow/rules_toml.h"
+#include "spec/support/diagnostic_text.h"
 
 #include <toml++/toml.h>
 #include <fstream>
@@ -17,8 +18,8 @@ class Reporter {
            const std::string& fix) const {
     Error e;
     e.loc = {static_cast<uint32_t>(where.begin.line), static_cast<uint32_t>(where.begin.column)};
-    e.message = "dataflow rules " + origin_ + ":" + std::to_string(e.loc.line) + ":" +
-                std::to_string(e.loc.col) + ": " + problem + ". Fix: " + fix + ".";
+    e.message =
+        "dataflow rules " + file_diagnostic(origin_, e.loc, "", problem + ". Fix: " + fix + ".");
     return e;
   }
 

@@ -6,9 +6,9 @@
 #include <array>
 #include <vector>
 
-#include "archetypes/support/host_words.h"
 #include "reference/interpreter.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::dataflow {
 namespace {
@@ -32,11 +32,10 @@ std::vector<uint32_t> eval_ir(const TransferFunction& f, const std::vector<Row>&
       {store("out", invocation_id(0), f.ir({arg(0), arg(1), arg(2), arg(3)}))}};
   std::vector<uint32_t> args;
   for (const Row& r : rows) args.insert(args.end(), r.args.begin(), r.args.end());
-  auto run = reference::run(
-      p, {{"args", archetypes::to_bytes(args)}, {"out", archetypes::zero_words(rows.size())}},
-      Grid{{static_cast<uint32_t>(rows.size()), 1, 1}});
+  auto run = reference::run(p, {{"args", to_bytes(args)}, {"out", zero_words(rows.size())}},
+                            Grid{{static_cast<uint32_t>(rows.size()), 1, 1}});
   EXPECT_TRUE(run.ok()) << run.error().message;
-  return run.ok() ? archetypes::to_words(run->outputs.at("out")) : std::vector<uint32_t>{};
+  return run.ok() ? to_words(run->outputs.at("out")) : std::vector<uint32_t>{};
 }
 
 void expect_table(const TransferFunction& f, const std::vector<Row>& rows) {

@@ -11,10 +11,10 @@
 #include "archetypes/dataflow/dataflow_cases.h"
 #include "archetypes/graph/archetype_cases.h"
 #include "archetypes/graph/bfs_layout.h"
-#include "archetypes/support/host_words.h"
 #include "backends/registry.h"
 #include "reference/graph/reachability.h"
 #include "reference/interpreter.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::archetypes {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "archetypes/graph/bfs_layout.h"
-#include "archetypes/support/host_words.h"
 #include "reference/graph/node_label.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::archetypes::bfs {
 namespace {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "archetypes/graph/bfs_layout.h"
-#include "archetypes/support/host_words.h"
 #include "reference/graph/node_label.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::archetypes::bfs {
 namespace {

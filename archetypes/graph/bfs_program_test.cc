@@ -8,10 +8,10 @@
 
 #include "archetypes/graph/bfs_dispatch.h"
 #include "archetypes/graph/bfs_layout.h"
-#include "archetypes/support/host_words.h"
 #include "reference/graph/node_label.h"
 #include "reference/interpreter.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 #include "spec/validate/validator.h"
 
 namespace vyre::archetypes::bfs {

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "spec/ir/host_words.h"
+
 namespace vyre::isolation {
 namespace {
 
@@ -93,16 +95,6 @@ std::optional<ChannelFailure> read_exact(int fd, std::span<uint8_t> bytes, Deadl
   return std::nullopt;
 }
 
-void put_le(uint8_t* out, uint64_t value, size_t bytes) {
-  for (size_t i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(value >> (8 * i));
-}
-
-uint64_t get_le(const uint8_t* in, size_t bytes) {
-  uint64_t value = 0;
-  for (size_t i = 0; i < bytes; ++i) value |= uint64_t{in[i]} << (8 * i);
-  return value;
-}
-
 }  // namespace
 
 Deadline deadline_in(std::chrono::milliseconds timeout) {
@@ -110,10 +102,11 @@ Deadline deadline_in(std::chrono::milliseconds timeout) {
 }
 
 std::optional<ChannelFailure> write_frame(int fd, const Frame& frame, Deadline deadline) {
-  uint8_t header[kFrameHeaderBytes];
-  put_le(header, kFrameMagic, 4);
-  put_le(header + 4, frame.kind, 4);
-  put_le(header + 8, frame.payload.size(), 8);
+  ByteBuffer header;
+  header.reserve(kFrameHeaderBytes);
+  append_le(header, kFrameMagic, 4);
+  append_le(header, frame.kind, 4);
+  append_le(header, frame.payload.size(), 8);
   if (auto failure = write_all(fd, header, deadline)) return failure;
   return write_all(fd, frame.payload, deadline);
 }
@@ -128,15 +121,15 @@ std::optional<ChannelFailure> read_frame_into(int fd, Deadline deadline, uint64_
                                               Frame& frame) {
   uint8_t header[kFrameHeaderBytes];
   if (auto failure = read_exact(fd, header, deadline, false)) return failure;
-  uint32_t magic = static_cast<uint32_t>(get_le(header, 4));
+  uint32_t magic = static_cast<uint32_t>(read_le(std::span<const uint8_t>(header, 4)));
   if (magic != kFrameMagic) {
     char hex[16];
     std::snprintf(hex, sizeof hex, "0x%08x", magic);
     return ChannelFailure{ChannelFailure::Kind::Malformed,
                           std::string("a message started with ") + hex + " instead of the magic"};
   }
-  frame.kind = static_cast<uint32_t>(get_le(header + 4, 4));
-  uint64_t size = get_le(header + 8, 8);
+  frame.kind = static_cast<uint32_t>(read_le(std::span<const uint8_t>(header + 4, 4)));
+  uint64_t size = read_le(std::span<const uint8_t>(header + 8, 8));
   if (size > max_payload) {
     return ChannelFailure{ChannelFailure::Kind::Malformed,
                           "a message announced " + std::to_string(size) +

@@ -3,6 +3,8 @@
 #include <bit>
 #include <limits>
 
+#include "spec/ir/host_words.h"
+
 namespace vyre::isolation {
 
 void WireWriter::u8(uint8_t value) {
@@ -10,11 +12,11 @@ void WireWriter::u8(uint8_t value) {
 }
 
 void WireWriter::u32(uint32_t value) {
-  for (int i = 0; i < 4; ++i) out_.push_back(static_cast<uint8_t>(value >> (8 * i)));
+  append_le(out_, value, 4);
 }
 
 void WireWriter::u64(uint64_t value) {
-  for (int i = 0; i < 8; ++i) out_.push_back(static_cast<uint8_t>(value >> (8 * i)));
+  append_le(out_, value, 8);
 }
 
 void WireWriter::f64(double value) {
@@ -59,9 +61,7 @@ bool WireReader::take(size_t count, const uint8_t** at) {
 uint64_t WireReader::little_endian(size_t count) {
   const uint8_t* at = nullptr;
   if (!take(count, &at)) return 0;
-  uint64_t value = 0;
-  for (size_t i = 0; i < count; ++i) value |= uint64_t{at[i]} << (8 * i);
-  return value;
+  return read_le(std::span<const uint8_t>(at, count));
 }
 
 uint8_t WireReader::u8() {

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "backends/plugin/plugin_status.h"
-#include "backends/plugin/plugin_text.h"
+#include "spec/support/utf8.h"
 
 namespace vyre::plugin {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "backends/plugin/plugin_text.h"
+#include "spec/support/utf8.h"
 
 namespace vyre::plugin {
 namespace {

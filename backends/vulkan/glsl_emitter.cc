@@ -9,6 +9,7 @@
 
 #include "backends/vulkan/glsl_buffers.h"
 #include "backends/vulkan/glsl_tables.h"
+#include "spec/support/diagnostic_text.h"
 
 namespace vyre::vulkan {
 namespace {
@@ -64,9 +65,7 @@ class Emitter {
 
   void fail(const std::string& what, SourceLoc loc) {
     if (error_) return;
-    std::string where;
-    if (loc.known()) where = " at " + std::to_string(loc.line) + ":" + std::to_string(loc.col);
-    error_ = Error{"cannot lower the program" + where + ": " + what +
+    error_ = Error{"cannot lower the program" + at_location(loc) + ": " + what +
                        " (validate the program first: the validator rejects this)",
                    loc};
   }

@@ -1,6 +1,8 @@
 // Deriving a program's shader interface.
 #include "backends/vulkan/shader_interface.h"
 
+#include "spec/ir/host_abi.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -19,9 +21,7 @@ bool has_loop(const Body& body) {
 }  // namespace
 
 uint64_t ShaderInterface::workgroup_invocations() const {
-  const uint64_t xy = uint64_t{workgroup_size[0]} * workgroup_size[1];
-  const uint64_t z = workgroup_size[2];
-  return z != 0 && xy > UINT64_MAX / z ? UINT64_MAX : xy * z;
+  return vyre::axis_product(workgroup_size).value_or(UINT64_MAX);
 }
 
 ShaderInterface shader_interface_of(const Program& program, uint32_t loop_iteration_budget) {

@@ -6,19 +6,16 @@
 #include <cstdio>
 
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::vulkan::testing {
 
 ByteBuffer words(const std::vector<uint32_t>& values) {
-  ByteBuffer bytes;
-  for (uint32_t v : values) {
-    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
-  }
-  return bytes;
+  return to_bytes(values);
 }
 
 ByteBuffer words(std::initializer_list<uint32_t> values) {
-  return words(std::vector<uint32_t>(values));
+  return to_bytes(values);
 }
 
 ByteBuffer repeat(uint32_t value, size_t count) {
@@ -55,9 +52,7 @@ std::string describe(const BufferSet& buffers) {
     text += "\n  " + name + ":";
     for (size_t i = 0; i < bytes.size(); i += 4) {
       char word[16];
-      uint32_t v = 0;
-      for (size_t b = 0; b < 4 && i + b < bytes.size(); ++b) v |= uint32_t{bytes[i + b]} << (8 * b);
-      std::snprintf(word, sizeof word, " %08x", v);
+      std::snprintf(word, sizeof word, " %08x", word_at(bytes, i / 4));
       text += word;
     }
   }

@@ -1,10 +1,8 @@
 // `vyre-certify --backend NAME [options]`: the certification run.
-#include <fnmatch.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -14,6 +12,7 @@
 
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
+#include "certify/report/report_files.h"
 #include "certify/run/certification_run.h"
 #include "certify/suite/catalog.h"
 
@@ -124,60 +123,54 @@ std::optional<std::string> check_writable(const std::string& dir) {
   return std::nullopt;
 }
 
-int run_certify(std::span<const std::string> args) {
+}  // namespace
+
+std::string_view certify_usage() {
+  return kUsage;
+}
+
+int cmd_certify(std::span<const std::string> args) {
   Args a;
   if (auto error = parse_args(args, a)) return usage_error(*error);
 
-  // Opening the backend (loading, a child process, a first probe) and building the
-  // catalog (generating L4's graphs) happen before the run; the report shows
-  // them as phases of their own.
-  const auto micros_since = [](std::chrono::steady_clock::time_point start) {
-    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-                                     std::chrono::steady_clock::now() - start)
-                                     .count());
-  };
-  const auto open_start = std::chrono::steady_clock::now();
+  // One clock from opening the backend (loading, a child process, a first
+  // probe) to the reports; opening and building the catalog (generating
+  // L4's graphs) are phases of their own.
+  const certify::RunClock clock;
   auto backend = open_backend(a.backend);
   if (!backend) {
     std::fprintf(stderr, "vyre-certify: %s\n", backend.error().message.c_str());
     return kExitUsage;
   }
-  // The first probe is part of opening: a backend may start its device
-  // there (vulkan creates its instance).
-  Capabilities caps = (*backend)->probe();
-  const uint64_t open_us = micros_since(open_start);
+  // The one probe of the run: a backend may start its device there (vulkan
+  // creates its instance), and the run uses this answer throughout.
+  const Capabilities caps = (*backend)->probe();
+  const uint64_t open_us = clock.elapsed_us();
   if (!caps.unavailable.empty()) {
     std::fprintf(stderr, "vyre-certify: backend `%s` is not usable: %s\n", a.run.backend.c_str(),
                  caps.unavailable.c_str());
     return kExitUsage;
   }
 
-  const auto catalog_start = std::chrono::steady_clock::now();
-  std::vector<certify::SuiteCase> cases = certify::build_catalog({a.run.seed, a.run.level});
-  const uint64_t catalog_us = micros_since(catalog_start);
-  size_t matching = 0;
-  for (const certify::SuiteCase& c : cases) {
-    if (c.level <= a.run.level &&
-        (a.run.filter.empty() || fnmatch(a.run.filter.c_str(), c.id.c_str(), 0) == 0)) {
-      ++matching;
-    }
-  }
-  if (matching == 0) {
+  const std::vector<certify::SuiteCase> cases = certify::build_catalog({a.run.seed, a.run.level});
+  const std::vector<const certify::SuiteCase*> chosen = certify::select_cases(cases, a.run);
+  const uint64_t catalog_us = clock.elapsed_us() - open_us;
+  if (chosen.empty()) {
     return usage_error("--filter `" + a.run.filter + "` matches no case at or below " +
                        std::string(certify::name_of(a.run.level)));
   }
   if (auto error = check_writable(a.run.out_dir)) return usage_error(*error);
 
-  std::fprintf(stderr, "vyre-certify: %zu cases on `%s` (%s), level %s, %u runs each\n", matching,
-               a.run.backend.c_str(), caps.device_name.c_str(),
+  std::fprintf(stderr, "vyre-certify: %zu cases on `%s` (%s), level %s, %u runs each\n",
+               chosen.size(), a.run.backend.c_str(), caps.device_name.c_str(),
                std::string(certify::name_of(a.run.level)).c_str(), a.run.runs);
-  certify::Report report = certify::run_certification(**backend, cases, a.run);
+  certify::Report report = certify::run_certification(**backend, caps, chosen, a.run);
   report.suite_version = VYRE_SUITE_VERSION;
   report.phase_us["open"] = open_us;
   report.phase_us["catalog"] = catalog_us;
-  // One clock from opening the backend to here; only writing the reports,
-  // which must already hold this figure, lies outside it.
-  report.wall_us = micros_since(open_start);
+  // Only writing the reports, which must already hold this figure, lies
+  // outside the wall time.
+  report.wall_us = clock.elapsed_us();
   certify::record_other_time(report);
   if (auto written = certify::write_reports(report, a.run.out_dir); !written) {
     std::fprintf(stderr, "vyre-certify: %s\n", written.error().message.c_str());
@@ -196,8 +189,4 @@ int run_certify(std::span<const std::string> args) {
   return report.certified ? kExitOk : kExitFail;
 }
 
-const bool registered = register_command(
-    {"certify", "certify a backend (also: vyre-certify --backend NAME ...)", kUsage, run_certify});
-
-}  // namespace
 }  // namespace vyre::cli

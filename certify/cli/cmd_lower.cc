@@ -10,6 +10,7 @@
 #include "backends/vulkan/lowering.h"
 #include "certify/cli/command.h"
 #include "certify/cli/read_input.h"
+#include "spec/support/diagnostic_text.h"
 #include "spec/text/text_format.h"
 #include "spec/validate/validator.h"
 
@@ -95,7 +96,13 @@ bool write_all(const std::string& path, const std::string& bytes) {
   return static_cast<bool>(out.flush());
 }
 
-int run_lower(std::span<const std::string> args) {
+}  // namespace
+
+std::string_view lower_usage() {
+  return kUsage;
+}
+
+int cmd_lower(std::span<const std::string> args) {
   LowerFlags flags;
   if (std::optional<std::string> problem = parse_flags(args, flags)) return usage_error(*problem);
   const Result<std::string> text = read_text_file(flags.file);
@@ -105,14 +112,15 @@ int run_lower(std::span<const std::string> args) {
   }
   const Result<Program> program = parse_program(*text);
   if (!program.ok()) {
-    std::fprintf(stderr, "%s:%u:%u: error: %s\n", flags.file.c_str(), program.error().loc.line,
-                 program.error().loc.col, program.error().message.c_str());
+    std::fprintf(
+        stderr, "%s\n",
+        file_diagnostic(flags.file, program.error().loc, "error", program.error().message).c_str());
     return kExitUsage;
   }
   const std::vector<Diagnostic> diagnostics = validate(*program);
   for (const Diagnostic& d : diagnostics) {
-    std::fprintf(stderr, "%s:%u:%u: %s: %s\n", flags.file.c_str(), d.loc.line, d.loc.col,
-                 std::string(name_of(d.rule)).c_str(), d.message.c_str());
+    std::fprintf(stderr, "%s\n",
+                 file_diagnostic(flags.file, d.loc, name_of(d.rule), d.message).c_str());
   }
   if (!diagnostics.empty()) return kExitFail;
   const Result<vulkan::LoweredProgram> lowered = vulkan::lower_program(*program);
@@ -132,8 +140,4 @@ int run_lower(std::span<const std::string> args) {
   return kExitOk;
 }
 
-const bool registered = register_command(
-    {"lower", "lower a program to SPIR-V for the vulkan backend", kUsage, run_lower});
-
-}  // namespace
 }  // namespace vyre::cli

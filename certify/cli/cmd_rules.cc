@@ -15,7 +15,13 @@ constexpr std::string_view kUsage =
     "  Lists every validation rule: its stable id and what it checks (spec/validate/RULES.md\n"
     "  has the messages). --json prints a JSON array of {id, summary}.";
 
-int run_rules(std::span<const std::string> args) {
+}  // namespace
+
+std::string_view rules_usage() {
+  return kUsage;
+}
+
+int cmd_rules(std::span<const std::string> args) {
   const bool json = args.size() == 1 && args[0] == "--json";
   if (!args.empty() && !json) {
     std::fprintf(stderr, "usage: %.*s\n", static_cast<int>(kUsage.size()), kUsage.data());
@@ -38,7 +44,4 @@ int run_rules(std::span<const std::string> args) {
   return kExitOk;
 }
 
-const bool registered = register_command({"rules", "list the validation rules", kUsage, run_rules});
-
-}  // namespace
 }  // namespace vyre::cli

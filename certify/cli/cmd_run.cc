@@ -3,8 +3,9 @@
 // (opened as the certification run opens it: built-in names, plugin paths in
 // a child process), prints every output buffer as u32 words, on the reference
 // also the out-of-bounds counts and violations, and compares with the case's
-// expectation (as its `# vyre-certify compare:` line says; bytes by default;
-// `expect reference` on another backend compares with the reference's bytes).
+// expectation with the suite's one output judge (under the case's `compare`
+// clause; bytes by default; `expect reference` on another backend compares
+// with the reference's bytes).
 // Exit codes: 0 ran and matched (or `expect reference` on the reference), 1
 // the run failed, was non-conforming or differs from the expectation (with a
 // diff), 2 bad usage, an unreadable / unparsable file or no usable backend.
@@ -16,15 +17,14 @@
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
 #include "certify/cli/read_input.h"
-#include "certify/suite/replay_comparison.h"
-#include "reference/host_words.h"
+#include "certify/run/output_judge.h"
 #include "reference/interpreter.h"
+#include "spec/ir/host_words.h"
+#include "spec/support/diagnostic_text.h"
 #include "spec/text/text_format.h"
 
 namespace vyre::cli {
 namespace {
-
-using certify::ReplayComparison;
 
 constexpr std::string_view kUsage =
     "vyre-certify run CASE.vyre [--backend NAME] [--device D] [--timeout-ms MS]\n"
@@ -149,7 +149,7 @@ Execution execute_on(Backend& backend, const TestCase& test_case) {
 }
 
 void print_buffer(const std::string& name, const ByteBuffer& bytes) {
-  const std::vector<uint32_t> words = reference::to_words(bytes);
+  const std::vector<uint32_t> words = to_words(bytes);
   std::printf("output %s: %zu bytes, %zu u32 words\n", name.c_str(), bytes.size(), words.size());
   const size_t shown = std::min(words.size(), kMaxPrintedWords);
   for (size_t i = 0; i < shown; i += 8) {
@@ -165,58 +165,6 @@ void print_buffer(const std::string& name, const ByteBuffer& bytes) {
   }
 }
 
-/// printf into a std::string.
-template <typename... Args>
-void append(std::string& out, const char* format, Args... args) {
-  char line[512];
-  std::snprintf(line, sizeof line, format, args...);
-  out += line;
-}
-
-/// How `observed` differs from `expected`, one line per difference; empty
-/// when they match.
-std::string differences(const BufferSet& expected, const BufferSet& observed) {
-  std::string out;
-  for (const auto& [name, want] : expected) {
-    const auto it = observed.find(name);
-    if (it == observed.end()) {
-      append(out, "  %s: expected an output buffer, but the run produced none of that name\n",
-             name.c_str());
-      continue;
-    }
-    const ByteBuffer& got = it->second;
-    if (got == want) continue;
-    if (got.size() != want.size()) {
-      append(out, "  %s: expected %zu bytes, observed %zu bytes\n", name.c_str(), want.size(),
-             got.size());
-    }
-    const std::vector<uint32_t> w = reference::to_words(want);
-    const std::vector<uint32_t> g = reference::to_words(got);
-    size_t differing = 0;
-    for (size_t i = 0; i < std::min(w.size(), g.size()); ++i) {
-      if (w[i] == g[i]) continue;
-      if (differing++ < kMaxListedDifferences) {
-        append(out, "  %s[%zu]: expected 0x%08" PRIX32 ", observed 0x%08" PRIX32 "\n", name.c_str(),
-               i, w[i], g[i]);
-      }
-    }
-    if (differing > kMaxListedDifferences) {
-      append(out, "  %s: %zu more differing words not listed\n", name.c_str(),
-             differing - kMaxListedDifferences);
-    }
-    if (differing == 0 && got.size() == want.size()) {
-      append(out, "  %s: the trailing bytes past the last whole word differ\n", name.c_str());
-    }
-  }
-  for (const auto& [name, bytes] : observed) {
-    if (expected.count(name) == 0) {
-      append(out, "  %s: the run produced this output but the case expects no such buffer\n",
-             name.c_str());
-    }
-  }
-  return out;
-}
-
 std::string schedule_text(const reference::Schedule& s) {
   switch (s.kind) {
     case reference::Schedule::Kind::Canonical:
@@ -229,7 +177,13 @@ std::string schedule_text(const reference::Schedule& s) {
   return "?";
 }
 
-int run_case(std::span<const std::string> args) {
+}  // namespace
+
+std::string_view run_usage() {
+  return kUsage;
+}
+
+int cmd_run(std::span<const std::string> args) {
   RunFlags flags;
   if (const std::optional<std::string> problem = parse_flags(args, flags)) {
     return usage_error(*problem);
@@ -241,17 +195,12 @@ int run_case(std::span<const std::string> args) {
   }
   const Result<TestCase> parsed = parse_case(*text);
   if (!parsed.ok()) {
-    std::fprintf(stderr, "%s:%u:%u: %s\n", flags.file.c_str(), parsed.error().loc.line,
-                 parsed.error().loc.col, parsed.error().message.c_str());
+    std::fprintf(
+        stderr, "%s\n",
+        file_diagnostic(flags.file, parsed.error().loc, "", parsed.error().message).c_str());
     return kExitUsage;
   }
   const TestCase& c = *parsed;
-  const Result<ReplayComparison> comparison_read = certify::comparison_named_in(*text);
-  if (!comparison_read) {
-    std::fprintf(stderr, "%s: %s\n", flags.file.c_str(), comparison_read.error().message.c_str());
-    return kExitUsage;
-  }
-  const ReplayComparison comparison = *comparison_read;
   const auto& wg = c.program.workgroup_size;
   const auto& grid = c.grid.workgroups;
   std::printf(
@@ -316,16 +265,16 @@ int run_case(std::span<const std::string> args) {
     std::printf("expectation: expect reference (outputs printed, nothing to compare)\n");
     return status;
   }
+  TestCase judged = c;
+  judged.expected = std::move(expected);
+  const certify::Judgement judgement = certify::judge_outputs(judged, e.outputs);
   std::string diff;
-  if (comparison == ReplayComparison::GraphBfs) {
-    TestCase judged = c;
-    judged.expected = expected;
-    if (auto d = certify::graph_bfs_difference(judged, e.outputs)) diff = "  " + *d + "\n";
-  } else {
-    diff = differences(*expected, e.outputs);
+  if (judgement.difference) {
+    diff = c.comparison == Comparison::Bytes
+               ? certify::listed_differences(*judged.expected, e.outputs, kMaxListedDifferences)
+               : "  " + *judgement.difference + "\n";
   }
-  const char* how =
-      comparison == ReplayComparison::GraphBfs ? " as graph.bfs canonical findings" : "";
+  const char* how = c.comparison == Comparison::GraphBfs ? " as graph.bfs canonical findings" : "";
   if (diff.empty()) {
     std::printf("expectation: PASS (every output matches%s)\n", how);
     return status;
@@ -334,9 +283,4 @@ int run_case(std::span<const std::string> args) {
   return kExitFail;
 }
 
-const bool registered = register_command(
-    {"run", "run one case file on a backend (default: the reference) and check its expectation",
-     kUsage, run_case});
-
-}  // namespace
 }  // namespace vyre::cli

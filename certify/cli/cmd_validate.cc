@@ -11,6 +11,7 @@
 
 #include "certify/cli/command.h"
 #include "certify/cli/read_input.h"
+#include "spec/support/diagnostic_text.h"
 #include "spec/text/text_format.h"
 #include "spec/validate/rule_id.h"
 #include "spec/validate/validator.h"
@@ -55,8 +56,7 @@ int check_file(const std::string& path, std::vector<Finding>& out) {
 
 void print_lines(const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
-    std::printf("%s:%u:%u: %s: %s\n", f.file.c_str(), f.loc.line, f.loc.col, f.rule.c_str(),
-                f.message.c_str());
+    std::printf("%s\n", file_diagnostic(f.file, f.loc, f.rule, f.message).c_str());
   }
 }
 
@@ -76,7 +76,13 @@ void print_json(const std::vector<Finding>& findings) {
   std::printf("%s\n", text.c_str());
 }
 
-int run_validate(std::span<const std::string> args) {
+}  // namespace
+
+std::string_view validate_usage() {
+  return kUsage;
+}
+
+int cmd_validate(std::span<const std::string> args) {
   bool json = false;
   std::vector<std::string> files;
   bool options_ended = false;
@@ -108,15 +114,10 @@ int run_validate(std::span<const std::string> args) {
   return exit_code;
 }
 
-/// "validate programs (rules V001-V040)", the range read from the rule table.
-std::string summary() {
+std::string validate_summary() {
   const std::span<const RuleId> rules = all_rules();
   return "validate programs (rules " + std::string(name_of(rules.front())) + "-" +
          std::string(name_of(rules.back())) + ")";
 }
 
-const std::string kSummary = summary();
-const bool registered = register_command({"validate", kSummary, kUsage, run_validate});
-
-}  // namespace
 }  // namespace vyre::cli

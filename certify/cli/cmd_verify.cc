@@ -8,9 +8,16 @@
 #include "certify/report/report_verify.h"
 
 namespace vyre::cli {
-namespace {
 
-int run_verify(std::span<const std::string> args) {
+std::string_view verify_usage() {
+  return "vyre-certify verify REPORT.json\n"
+         "  Exit 0 when the digest matches, every member schema 1 defines is there with its type\n"
+         "  (and no other), and the levels and verdict follow from the per-case statuses; 1 when\n"
+         "  not; 2 when the file cannot be read or is not JSON. The digest is unkeyed: it shows\n"
+         "  the report was not edited since it was sealed, not who sealed it.";
+}
+
+int cmd_verify(std::span<const std::string> args) {
   if (args.size() != 1) {
     std::fprintf(stderr, "usage: vyre-certify verify REPORT.json\n");
     return kExitUsage;
@@ -53,14 +60,4 @@ int run_verify(std::span<const std::string> args) {
   return kExitOk;
 }
 
-const bool registered = register_command(
-    {"verify", "check a report's certificate digest, schema and verdict",
-     "vyre-certify verify REPORT.json\n"
-     "  Exit 0 when the digest matches, every member schema 1 defines is there with its type\n"
-     "  (and no other), and the levels and verdict follow from the per-case statuses; 1 when\n"
-     "  not; 2 when the file cannot be read or is not JSON. The digest is unkeyed: it shows\n"
-     "  the report was not edited since it was sealed, not who sealed it.",
-     run_verify});
-
-}  // namespace
 }  // namespace vyre::cli

@@ -1,5 +1,6 @@
-// Subcommands of the vyre-certify CLI. Each lives in its own cmd_*.cc and
-// registers itself, so adding one touches no shared file.
+// The commands of the vyre-certify CLI: one table (commands.cc) naming each
+// command, its summary, usage and entry point; each entry lives in its own
+// cmd_NAME.cc.
 #pragma once
 
 #include <span>
@@ -19,17 +20,38 @@ enum ExitCode : int {
 /// One subcommand: `vyre-certify NAME ARGS...`.
 struct Command {
   std::string_view name;
-  std::string_view summary;
+  std::string summary;
   std::string_view usage;
   int (*run)(std::span<const std::string> args);
 };
 
-/// Registers a command at static-initialisation time; returns true.
-bool register_command(const Command& command);
-/// All registered commands, sorted by name.
-std::vector<Command> commands();
+/// Every command, sorted by name: the one table.
+const std::vector<Command>& commands();
 
 /// Prints `who: problem` and the usage text to stderr; returns kExitUsage.
 int usage_error(std::string_view who, std::string_view problem, std::string_view usage);
+
+// The entry point and usage of each command, in cmd_NAME.cc.
+
+/// `vyre-certify --backend NAME ...`: certifies a backend.
+int cmd_certify(std::span<const std::string> args);
+std::string_view certify_usage();
+/// `vyre-certify lower FILE ...`: writes the lowered module.
+int cmd_lower(std::span<const std::string> args);
+std::string_view lower_usage();
+/// `vyre-certify rules`: the validation rule table.
+int cmd_rules(std::span<const std::string> args);
+std::string_view rules_usage();
+/// `vyre-certify run CASE.vyre ...`: runs one case and checks its expectation.
+int cmd_run(std::span<const std::string> args);
+std::string_view run_usage();
+/// `vyre-certify validate FILE...`: validates programs.
+int cmd_validate(std::span<const std::string> args);
+std::string_view validate_usage();
+/// "validate programs (rules V001-V0NN)", the range read from the rule table.
+std::string validate_summary();
+/// `vyre-certify verify REPORT.json`: re-checks a sealed report.
+int cmd_verify(std::span<const std::string> args);
+std::string_view verify_usage();
 
 }  // namespace vyre::cli

@@ -1,8 +1,6 @@
 // vyre-certify: `vyre-certify COMMAND ...`, or `vyre-certify --backend NAME ...`
 // for the certification run (the command named "certify").
-#include <algorithm>
 #include <cstdio>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -11,42 +9,18 @@
 namespace vyre::cli {
 namespace {
 
-std::map<std::string_view, Command>& table() {
-  static std::map<std::string_view, Command> t;
-  return t;
-}
-
 void print_help() {
   std::printf(
       "vyre-certify: the vyre 0.4.0 conformance suite\n\n"
       "usage: vyre-certify --backend NAME [options]   certify a backend (see `certify --help`)\n"
       "       vyre-certify COMMAND [args]\n\ncommands:\n");
   for (const Command& c : commands()) {
-    std::printf("  %-10s %.*s\n", std::string(c.name).c_str(), static_cast<int>(c.summary.size()),
-                c.summary.data());
+    std::printf("  %-10s %s\n", std::string(c.name).c_str(), c.summary.c_str());
   }
   std::printf("\n`vyre-certify COMMAND --help` shows a command's usage.\n");
 }
 
 }  // namespace
-
-bool register_command(const Command& command) {
-  table()[command.name] = command;
-  return true;
-}
-
-std::vector<Command> commands() {
-  std::vector<Command> out;
-  for (const auto& [name, c] : table()) out.push_back(c);
-  return out;
-}
-
-int usage_error(std::string_view who, std::string_view problem, std::string_view usage) {
-  std::fprintf(stderr, "%.*s: %.*s\nusage: %.*s\n", static_cast<int>(who.size()), who.data(),
-               static_cast<int>(problem.size()), problem.data(), static_cast<int>(usage.size()),
-               usage.data());
-  return kExitUsage;
-}
 
 }  // namespace vyre::cli
 

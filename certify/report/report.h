@@ -98,7 +98,8 @@ struct Report {
   Level requested_level = Level::L4;
   std::string started_utc;
   uint64_t wall_us = 0;
-  /// Wall time per phase ("open", "catalog", "probe", "reference", "compile", "dispatch").
+  /// Wall time per phase ("open", "catalog", "compile", "dispatch", "reference",
+  /// "other"); they add up to wall_us.
   std::map<std::string, uint64_t> phase_us;
   std::vector<CaseResult> cases;
   std::vector<LevelSummary> levels;

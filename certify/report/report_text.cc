@@ -2,24 +2,12 @@
 
 #include <cstdint>
 
-#include "backends/plugin/plugin_text.h"
+#include "spec/support/utf8.h"
 
 namespace vyre::certify {
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
-/// The code point of the valid UTF-8 sequence at the start of `s`, and its length.
-std::pair<uint32_t, size_t> decode(std::string_view s) {
-  const auto byte = [&](size_t i) { return static_cast<uint32_t>(static_cast<uint8_t>(s[i])); };
-  const uint32_t lead = byte(0);
-  if (lead < 0x80) return {lead, 1};
-  if (lead < 0xE0) return {((lead & 0x1F) << 6) | (byte(1) & 0x3F), 2};
-  if (lead < 0xF0) return {((lead & 0x0F) << 12) | ((byte(1) & 0x3F) << 6) | (byte(2) & 0x3F), 3};
-  return {
-      ((lead & 0x07) << 18) | ((byte(1) & 0x3F) << 12) | ((byte(2) & 0x3F) << 6) | (byte(3) & 0x3F),
-      4};
-}
 
 /// XML 1.0's Char production (surrogates cannot occur in valid UTF-8).
 bool allowed_in_xml(uint32_t c) {
@@ -30,11 +18,16 @@ bool allowed_in_xml(uint32_t c) {
 }  // namespace
 
 std::string xml_text(std::string_view text) {
-  const std::string valid = plugin::valid_utf8(text);
   std::string out;
-  out.reserve(valid.size());
-  for (std::string_view rest = valid; !rest.empty();) {
-    const auto [code_point, length] = decode(rest);
+  out.reserve(text.size());
+  for (std::string_view rest = text; !rest.empty();) {
+    const std::optional<CodePoint> decoded = decode_utf8(rest);
+    if (!decoded) {
+      out += kReplacement;
+      rest.remove_prefix(1);
+      continue;
+    }
+    const auto [code_point, length] = *decoded;
     switch (code_point) {
       case '&':
         out += "&amp;";
@@ -64,7 +57,7 @@ std::string xml_text(std::string_view text) {
 }
 
 std::string markdown_text(std::string_view text) {
-  const std::string valid = plugin::valid_utf8(text);
+  const std::string valid = valid_utf8(text);
   std::string out;
   out.reserve(valid.size());
   for (char c : valid) {

@@ -1,6 +1,7 @@
 // Runs one suite case on a backend against the reference: every variant
-// (workgroup sizes, output initialisation), each repeated `runs` times, every
-// run required identical to the expected bytes.
+// (workgroup sizes, output initialisation) of a single-dispatch case, or the
+// runs of a host-driven case, each repeated `runs` times, every run judged by
+// the one output judge (output_judge.h).
 #pragma once
 
 #include <cstdint>
@@ -26,26 +27,16 @@ struct CaseRunOptions {
   Backend* reference = nullptr;
 };
 
-/// A failing dispatch as a case file: the case, expecting what a conforming
-/// backend must produce, and how `vyre-certify run` compares it.
-struct Repro {
-  TestCase test_case;
-  ReplayComparison comparison = ReplayComparison::Bytes;
-};
-
-/// Writes a repro and returns its path relative to the report ("" if none).
-using ReproWriter = std::function<std::string(const Repro&)>;
+/// Writes a repro (a failing dispatch as a case file expecting what a
+/// conforming backend must produce, with its comparison) and returns its
+/// path relative to the report ("" if none).
+using ReproWriter = std::function<std::string(const TestCase&)>;
 
 /// Runs `c` on `backend`; the returned result's failure (if any) carries the
-/// failing variant's inputs, expected and observed bytes, and a Repro to
-/// write through `write_repro`. A failure left without a repro file says in
-/// its message how its inputs are generated and which command reruns it.
+/// failing variant's inputs, expected and observed bytes, and a repro
+/// written through `write_repro`. A failure left without a repro file says
+/// in its message how its inputs are generated and which command reruns it.
 CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& options,
                     const ReproWriter& write_repro);
-
-/// The first differing u32 word between two buffer sets (missing buffers and
-/// length differences included); nullopt when equal.
-std::optional<FirstDifference> first_difference(const BufferSet& expected,
-                                                const BufferSet& observed);
 
 }  // namespace vyre::certify

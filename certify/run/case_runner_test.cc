@@ -12,13 +12,11 @@
 #include <optional>
 #include <string>
 
-#include "reference/host_words.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::certify {
 namespace {
-
-using reference::to_bytes;
 
 /// `out[i] = in[i] + 1` for four invocations in one workgroup.
 SuiteCase plus_one_case() {
@@ -26,18 +24,20 @@ SuiteCase plus_one_case() {
   Program p{{storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
             {4, 1, 1},
             {store("out", invocation_id(0), add(load("in", invocation_id(0)), u32(1)))}};
-  SuiteCase c;
-  c.id = "L1/test/plus_one";
-  c.level = Level::L1;
-  c.oracle = "hand-written";
-  c.test_case = TestCase{"plus_one",
+  DispatchCase d;
+  d.test_case = TestCase{"plus_one",
                          std::move(p),
                          Grid{{1, 1, 1}},
                          {{"in", to_bytes({1, 2, 3, 0xFFFFFFFF})}, {"out", to_bytes({0, 0, 0, 0})}},
                          std::nullopt};
   // No buffer to poison: one variant, so run k of the case is dispatch k.
-  c.poisonable = std::vector<std::string>{};
-  return c;
+  d.poisonable = std::vector<std::string>{};
+  return SuiteCase{"L1/test/plus_one", Level::L1, "hand-written", {}, std::move(d)};
+}
+
+/// The single-dispatch body of `c`.
+DispatchCase& dispatch_of(SuiteCase& c) {
+  return std::get<DispatchCase>(c.body);
 }
 
 /// What a correct backend returns for plus_one_case.
@@ -81,9 +81,9 @@ DispatchOutcome status_only(Status status) {
 struct ReproSink {
   std::optional<TestCase> written;
   ReproWriter callback() {
-    return [this](const Repro& repro) {
-      written = repro.test_case;
-      return "repro/" + repro.test_case.name + ".vyre";
+    return [this](const TestCase& repro) {
+      written = repro;
+      return "repro/" + repro.name + ".vyre";
     };
   }
 };
@@ -130,7 +130,7 @@ TEST(CaseRunner, WrongBytesFailNamingTheBufferAndWordAndWriteARepro) {
   // replays on any backend; the report keeps the path the callback gave.
   ASSERT_TRUE(repros.written);
   EXPECT_EQ(repros.written->name, "L1/test/plus_one");
-  EXPECT_EQ(repros.written->inputs, plus_one_case().test_case->inputs);
+  EXPECT_EQ(repros.written->inputs, std::get<DispatchCase>(plus_one_case().body).test_case.inputs);
   EXPECT_EQ(repros.written->expected, right_outputs());
   EXPECT_EQ(r.failure->repro, "repro/L1/test/plus_one.vyre");
 }
@@ -256,7 +256,7 @@ TEST(CaseRunner, ZeroRunsIsAnErrorAndTouchesNoBackend) {
 TEST(CaseRunner, ExpectationThatDisagreesWithTheReferenceIsAnInvalidCase) {
   SuiteCase c = plus_one_case();
   // Saturating, where u32 addition wraps (0xFFFFFFFF + 1 is 0).
-  c.test_case->expected = BufferSet{{"out", to_bytes({2, 3, 4, 0xFFFFFFFF})}};
+  dispatch_of(c).test_case.expected = BufferSet{{"out", to_bytes({2, 3, 4, 0xFFFFFFFF})}};
   ScriptedBackend backend;
   ReproSink repros;
   CaseResult r = run_case(backend, c, runs(3), repros.callback());
@@ -268,7 +268,7 @@ TEST(CaseRunner, ExpectationThatDisagreesWithTheReferenceIsAnInvalidCase) {
 
 TEST(CaseRunner, ExpectationThatAgreesWithTheReferenceIsRun) {
   SuiteCase c = plus_one_case();
-  c.test_case->expected = right_outputs();
+  dispatch_of(c).test_case.expected = right_outputs();
   ScriptedBackend backend;
   ReproSink repros;
   CaseResult r = run_case(backend, c, runs(2), repros.callback());
@@ -278,7 +278,7 @@ TEST(CaseRunner, ExpectationThatAgreesWithTheReferenceIsRun) {
 
 TEST(CaseRunner, ProgramTheReferenceRejectsIsAnInvalidCase) {
   SuiteCase c = plus_one_case();
-  c.test_case->inputs.erase("in");
+  dispatch_of(c).test_case.inputs.erase("in");
   ScriptedBackend backend;
   ReproSink repros;
   CaseResult r = run_case(backend, c, runs(3), repros.callback());
@@ -289,7 +289,7 @@ TEST(CaseRunner, ProgramTheReferenceRejectsIsAnInvalidCase) {
 /// A host-driven case whose one run answers `on_reference` on the backend
 /// `reference` and `on_backend` on any other, counting the runs of each; its
 /// expectation is right_outputs().
-struct HostCase {
+struct ScriptedHostCase {
   Backend* reference = nullptr;
   BufferSet on_reference = right_outputs();
   BufferSet on_backend = right_outputs();
@@ -298,13 +298,9 @@ struct HostCase {
   uint32_t backend_runs = 0;
 
   SuiteCase suite_case() {
-    SuiteCase c;
-    c.id = "L3/test/host";
-    c.level = Level::L3;
-    c.oracle = "hand-written";
-    c.host_expected = right_outputs();
-    c.input_recipe = {"test generator(size 4)", 9};
-    c.host_driven = [this](Backend& b) {
+    HostCase host;
+    host.expected = right_outputs();
+    host.prepare = [this](Backend& b) {
       const bool on_ref = &b == reference;
       return HostPrepared{
           Status::Ok, "", [this, on_ref]() {
@@ -316,7 +312,8 @@ struct HostCase {
             return HostObservation{Status::Ok, "", on_backend};
           }};
     };
-    return c;
+    return SuiteCase{
+        "L3/test/host", Level::L3, "hand-written", {"test generator(size 4)", 9}, std::move(host)};
   }
 };
 
@@ -329,7 +326,7 @@ CaseRunOptions runs_against(uint32_t n, Backend& reference) {
 
 TEST(CaseRunner, HostDrivenCaseRunsOnceOnTheReferenceThenOnTheBackend) {
   ScriptedBackend backend, reference;
-  HostCase host{&reference};
+  ScriptedHostCase host{&reference};
   CaseResult r = run_case(backend, host.suite_case(), runs_against(4, reference), nullptr);
   EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
   EXPECT_EQ(host.reference_runs, 1u);
@@ -340,7 +337,7 @@ TEST(CaseRunner, HostDrivenCaseRunsOnceOnTheReferenceThenOnTheBackend) {
 
 TEST(CaseRunner, HostDrivenReferenceThatDisagreesWithTheExpectationIsAnInvalidCase) {
   ScriptedBackend backend, reference;
-  HostCase host{&reference};
+  ScriptedHostCase host{&reference};
   host.on_reference = {{"out", to_bytes({2, 3, 4, 1})}};
   CaseResult r = run_case(backend, host.suite_case(), runs_against(3, reference), nullptr);
   EXPECT_EQ(r.verdict, Verdict::InvalidCase) << r.message;
@@ -353,7 +350,7 @@ TEST(CaseRunner, HostDrivenReferenceThatDisagreesWithTheExpectationIsAnInvalidCa
 
 TEST(CaseRunner, HostDrivenReferenceThatFailsIsAnInvalidCase) {
   ScriptedBackend backend, reference;
-  HostCase host{&reference};
+  ScriptedHostCase host{&reference};
   host.reference_status = Status::Error;
   CaseResult r = run_case(backend, host.suite_case(), runs_against(3, reference), nullptr);
   EXPECT_EQ(r.verdict, Verdict::InvalidCase) << r.message;
@@ -366,7 +363,7 @@ TEST(CaseRunner, HostDrivenReferenceThatFailsIsAnInvalidCase) {
 
 TEST(CaseRunner, HostDrivenBackendThatDiffersFromTheReferenceFailsWithARerunCommand) {
   ScriptedBackend backend, reference;
-  HostCase host{&reference};
+  ScriptedHostCase host{&reference};
   host.on_backend = {{"out", to_bytes({2, 7, 4, 0})}};
   CaseResult r = run_case(backend, host.suite_case(), runs_against(3, reference), nullptr);
   EXPECT_EQ(r.verdict, Verdict::Fail);
@@ -385,17 +382,15 @@ TEST(CaseRunner, HostDrivenBackendThatDiffersFromTheReferenceFailsWithARerunComm
 TEST(CaseRunner, HostDrivenCaseWithoutAGivenReferenceRunsOnTheReferenceInterpreter) {
   ScriptedBackend backend;
   std::vector<std::string> prepared_on;
-  SuiteCase c;
-  c.id = "L3/test/names";
-  c.level = Level::L3;
-  c.oracle = "hand-written";
-  c.host_expected = right_outputs();
-  c.host_driven = [&prepared_on](Backend& b) {
+  HostCase host;
+  host.expected = right_outputs();
+  host.prepare = [&prepared_on](Backend& b) {
     prepared_on.push_back(b.name());
     return HostPrepared{Status::Ok, "", [] {
                           return HostObservation{Status::Ok, "", right_outputs()};
                         }};
   };
+  SuiteCase c{"L3/test/names", Level::L3, "hand-written", {}, std::move(host)};
   CaseResult r = run_case(backend, c, runs(2), nullptr);
   EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
   EXPECT_EQ(prepared_on, (std::vector<std::string>{"reference", "scripted"}));
@@ -409,7 +404,7 @@ TEST(CaseRunner, FailureWithoutAReproFileNamesItsInputRecipe) {
   SuiteCase c = plus_one_case();
   c.input_recipe = {"in = {1, 2, 3, 0xFFFFFFFF}", std::nullopt};
   // A writer that writes nothing, as for data past the case format's limit.
-  CaseResult r = run_case(backend, c, runs(1), [](const Repro&) { return std::string(); });
+  CaseResult r = run_case(backend, c, runs(1), [](const TestCase&) { return std::string(); });
   EXPECT_EQ(r.verdict, Verdict::Fail);
   EXPECT_NE(r.message.find("no repro file; inputs: in = {1, 2, 3, 0xFFFFFFFF}; rerun: "
                            "vyre-certify --backend scripted --level L1 --filter L1/test/plus_one"),

@@ -1,8 +1,7 @@
-// The certification run: every selected suite case on one backend, levels
-// judged fail-closed, reports written to the output folder.
+// The certification run: the selected suite cases on one backend, levels
+// judged fail-closed; certify/README.md traces it from the CLI to the reports.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -10,8 +9,8 @@
 
 #include "backends/backend.h"
 #include "certify/report/report.h"
+#include "certify/run/run_clock.h"
 #include "certify/suite/suite_case.h"
-#include "spec/support/result.h"
 
 namespace vyre::certify {
 
@@ -30,10 +29,18 @@ struct CertifyOptions {
   bool progress = true;
 };
 
-/// Runs `cases` (already built for options.seed) on `backend`; selects the
-/// cases at or below options.level that match options.filter. Writes repro
-/// files under options.out_dir/repro as failures happen.
-Report run_certification(Backend& backend, const std::vector<SuiteCase>& cases,
+/// The cases at or below options.level whose id matches options.filter, in
+/// catalog order: the run's one selection.
+std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
+                                           const CertifyOptions& options);
+
+/// Runs `chosen` on `backend`, whose probe answered `device` when it was
+/// opened. Repro files of failures are written under options.out_dir/repro
+/// as they happen. The report holds the cases, verdicts and the compile,
+/// dispatch and reference phases; the caller adds the phases it timed
+/// (open, catalog) and the wall time from its RunClock.
+Report run_certification(Backend& backend, const Capabilities& device,
+                         const std::vector<const SuiteCase*>& chosen,
                          const CertifyOptions& options);
 
 /// The phase holding the run's time that no other phase measured: the
@@ -43,27 +50,5 @@ inline constexpr std::string_view kOtherPhase = "other";
 /// Sets report.phase_us[kOtherPhase] to wall_us minus every other phase, so
 /// that the phases add up to the wall time (0 if they already exceed it).
 void record_other_time(Report& report);
-
-/// "m:ss" (or "h:mm:ss" from an hour on) of a non-negative duration.
-std::string clock_text(std::chrono::seconds elapsed);
-
-/// The progress line shown on a terminal while case `index` (0-based) of
-/// `total` runs: "[3/224] 1:05 running ID (0:56)", the run's and the case's
-/// elapsed time, shortened at the front of the id to fit 79 columns.
-std::string progress_line(size_t index, size_t total, std::string_view id,
-                          std::chrono::seconds run_elapsed, std::chrono::seconds case_elapsed);
-
-/// First bytes of every repro file this tool writes ("# vyre-certify repro of
-/// ID"): what marks a file in repro/ as one a later run may delete.
-inline constexpr std::string_view kReproMarker = "# vyre-certify repro of ";
-
-/// Deletes the repro files an earlier run left in `out_dir`/repro (regular
-/// `.vyre` files starting with kReproMarker), so the folder lists this run's
-/// failures only; any other file stays.
-Result<Ok> clear_old_repros(const std::string& out_dir);
-
-/// Writes report.json (with certificate), report.md and junit.xml into
-/// `out_dir`; an Error names the file that could not be written.
-Result<Ok> write_reports(const Report& report, const std::string& out_dir);
 
 }  // namespace vyre::certify

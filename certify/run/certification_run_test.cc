@@ -1,7 +1,9 @@
-// The run's timing and progress helpers (certification_run.h).
+// The run's timing and progress helpers (certification_run.h, progress.h).
 #include "certify/run/certification_run.h"
 
 #include <gtest/gtest.h>
+
+#include "certify/run/progress.h"
 
 namespace vyre::certify {
 namespace {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "certify/run/case_runner.h"
 #include "certify/run/certification_run.h"
+#include "certify/run/output_judge.h"
 
 namespace vyre::certify {
 namespace {

@@ -10,16 +10,14 @@ namespace vyre::certify {
 namespace {
 
 SuiteCase table_case(TestCase tc, Level level, bool resizable) {
-  SuiteCase c;
-  c.id = std::string(name_of(level)) + "/" + tc.name;
-  c.level = level;
-  c.oracle = "hand-written spec table";
-  c.resizable = resizable;
+  DispatchCase d;
+  d.resizable = resizable;
   // The operator tables guard on invocation_id.x < buflen, so one more
   // workgroup on x is inert; other axes would repeat x and race.
-  if (resizable) c.spare_workgroups = {1, 0, 0};
-  c.test_case = std::move(tc);
-  return c;
+  if (resizable) d.spare_workgroups = {1, 0, 0};
+  std::string id = std::string(name_of(level)) + "/" + tc.name;
+  d.test_case = std::move(tc);
+  return SuiteCase{std::move(id), level, "hand-written spec table", {}, std::move(d)};
 }
 
 void append(std::vector<SuiteCase>& out, std::vector<SuiteCase> more) {

@@ -7,6 +7,7 @@
 #include "archetypes/dataflow/dataflow_engine.h"
 #include "archetypes/dataflow/transfer_function.h"
 #include "archetypes/graph/bfs_layout.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::certify {
 namespace {
@@ -16,82 +17,61 @@ HostPrepared prepare_dataflow(Backend& backend,
   auto transfer = dataflow::make_transfer("block_mask");
   if (!transfer) return {Status::Error, transfer.error().message, {}};
   auto engine = dataflow::DataflowEngine::create(backend, std::move(transfer).value());
-  if (!engine) return {Status::CompileError, engine.error().message, {}};
+  if (!engine) return {engine.error().status, engine.error().message, {}};
   if (auto checked = engine->check(*input); !checked) {
-    // The input is past this backend's probed limits.
-    return {Status::NotSupported, checked.error().message, {}};
+    return {checked.error().status, checked.error().message, {}};
   }
   auto shared = std::make_shared<const dataflow::DataflowEngine>(std::move(engine).value());
   return {Status::Ok, "", [shared, input]() -> HostObservation {
             auto result = shared->run(*input);
-            // The engine's errors carry no status; the runner takes the
-            // backend's own answer from its StatusWatch.
-            if (!result) return {Status::Error, result.error().message, {}};
+            // The engine's errors carry the backend's own answer (timeout,
+            // device lost, bad output, ...), so verdicts stay distinct.
+            if (!result) return {result.error().status, result.error().message, {}};
             return {Status::Ok, "", dataflow::canonical_findings(std::move(result->findings))};
           }};
 }
 
-ByteBuffer words(const std::vector<uint32_t>& values) {
-  ByteBuffer out;
-  out.reserve(values.size() * 4);
-  for (uint32_t v : values) {
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-  }
-  return out;
-}
-
 /// The engine's input as little-endian u32 buffers, for a failure's record.
 BufferSet engine_input_buffers(const dataflow::DataflowInput& in) {
-  return {{"graph.node_count", words({in.graph.node_count})},
-          {"graph.offsets", words(in.graph.offsets)},
-          {"graph.targets", words(in.graph.targets)},
-          {"graph.node_data", words(in.graph.node_data)},
-          {"node_metadata", words(in.node_metadata)},
-          {"sources", words(in.sources)},
-          {"max_depth", words({in.max_depth})},
-          {"max_findings", words({in.max_findings})}};
+  return {{"graph.node_count", to_bytes({in.graph.node_count})},
+          {"graph.offsets", to_bytes(in.graph.offsets)},
+          {"graph.targets", to_bytes(in.graph.targets)},
+          {"graph.node_data", to_bytes(in.graph.node_data)},
+          {"node_metadata", to_bytes(in.node_metadata)},
+          {"sources", to_bytes(in.sources)},
+          {"max_depth", to_bytes({in.max_depth})},
+          {"max_findings", to_bytes({in.max_findings})}};
 }
 
 }  // namespace
 
 SuiteCase bfs_suite_case(std::string id, Level level, std::string oracle,
                          archetypes::GraphCase graph_case) {
-  auto shared = std::make_shared<const archetypes::GraphCase>(std::move(graph_case));
-  SuiteCase c;
-  c.id = std::move(id);
-  c.level = level;
-  c.oracle = std::move(oracle);
-  c.test_case = shared->test_case;
+  DispatchCase d;
+  d.test_case = std::move(graph_case.test_case);
+  // Judged against the canonical full finding set, never the reference's
+  // bytes: those are one admissible order, and past max_findings one
+  // admissible subset, among several.
+  d.test_case.expected = std::move(graph_case.canonical_expected);
+  d.test_case.comparison = Comparison::GraphBfs;
   // Each invocation clears its own visited bitmap, so poisoning it checks
   // that the program does not depend on zeroed scratch.
-  c.poisonable = std::vector<std::string>{std::string(archetypes::bfs::kFindings),
+  d.poisonable = std::vector<std::string>{std::string(archetypes::bfs::kFindings),
                                           std::string(archetypes::bfs::kVisitedSet)};
   // graph.bfs returns at once for invocations past the sources on x and for
   // any invocation off the first row on y and z.
-  c.spare_workgroups = {1, 1, 1};
-  c.canonicalize = [shared](const BufferSet& raw) { return shared->canonicalize(raw); };
-  c.compare = [shared](const BufferSet&, const BufferSet& observed) {
-    return shared->compare(observed);
-  };
-  // A repro compares as `compare` does: the reference's own rows would be
-  // one admissible answer among several past max_findings, and its raw
-  // bytes one admissible order.
-  c.replay = ReplayComparison::GraphBfs;
-  c.replay_expected = shared->canonical_expected;
-  return c;
+  d.spare_workgroups = {1, 1, 1};
+  return SuiteCase{std::move(id), level, std::move(oracle), {}, std::move(d)};
 }
 
 SuiteCase dataflow_suite_case(std::string id, Level level, std::string oracle,
                               dataflow::DataflowInput input, BufferSet expected) {
   auto shared = std::make_shared<const dataflow::DataflowInput>(std::move(input));
-  SuiteCase c;
-  c.id = std::move(id);
-  c.level = level;
-  c.oracle = std::move(oracle);
-  c.host_driven = [shared](Backend& backend) { return prepare_dataflow(backend, shared); };
-  c.host_expected = std::move(expected);
-  c.host_inputs = engine_input_buffers(*shared);
-  return c;
+  HostCase host;
+  host.prepare = [shared](Backend& backend) { return prepare_dataflow(backend, shared); };
+  host.expected = std::move(expected);
+  host.inputs = engine_input_buffers(*shared);
+  return SuiteCase{std::move(id), level, std::move(oracle), {}, std::move(host)};
 }
 
 std::vector<SuiteCase> graph_archetype_cases() {

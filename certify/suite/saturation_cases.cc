@@ -1,13 +1,12 @@
 #include "certify/suite/saturation_cases.h"
 
-#include "reference/host_words.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::certify {
 namespace {
 
 using namespace vyre::build;
-using reference::to_bytes;
 
 // The guaranteed minimums the cases sit at.
 constexpr uint32_t kStorageBufferWords = (uint32_t{1} << 27) / 4;
@@ -17,15 +16,13 @@ constexpr uint32_t kWorkgroupsPerAxis = 65535;
 
 SuiteCase hand_written(std::string name, Program program, Grid grid, BufferSet inputs,
                        BufferSet expected, std::string inputs_are) {
-  SuiteCase c;
-  // The seed plays no part: the closed form alone rebuilds the inputs.
-  c.input_recipe = {"certify/suite/saturation_cases.cc: " + std::move(inputs_are), std::nullopt};
-  c.id = "L4/saturation/" + name;
-  c.level = Level::L4;
-  c.oracle = "hand-computed closed form";
-  c.test_case = TestCase{"saturation/" + name, std::move(program), grid, std::move(inputs),
+  DispatchCase d;
+  d.test_case = TestCase{"saturation/" + name, std::move(program), grid, std::move(inputs),
                          std::move(expected)};
-  return c;
+  // The seed plays no part: the closed form alone rebuilds the inputs.
+  InputRecipe recipe{"certify/suite/saturation_cases.cc: " + std::move(inputs_are), std::nullopt};
+  return SuiteCase{"L4/saturation/" + name, Level::L4, "hand-computed closed form",
+                   std::move(recipe), std::move(d)};
 }
 
 /// One read_write buffer of 2^27 bytes updated in place, dispatched as a 2-D

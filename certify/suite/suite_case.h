@@ -1,6 +1,8 @@
-// One case of the certification suite: a single-dispatch TestCase or a
-// host-driven run (several dispatches with host logic, e.g. the dataflow
-// engine), at a level, with how its outputs are compared.
+// One case of the certification suite, of one of two kinds: a single-dispatch
+// case (one TestCase, run in variants) or a host-driven case (host logic
+// around several dispatches, e.g. the dataflow engine). Both are plain data;
+// how outputs are judged is named by the TestCase itself
+// (TestCase::comparison) or is byte equality of canonical outputs.
 #pragma once
 
 #include <array>
@@ -8,22 +10,14 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "backends/backend.h"
 #include "certify/suite/level.h"
-#include "certify/suite/replay_comparison.h"
 #include "spec/ir/test_case.h"
 
 namespace vyre::certify {
-
-/// What a host-driven case observed on a backend.
-struct HostObservation {
-  Status status = Status::Error;
-  std::string message;
-  /// Canonical output bytes (already sorted where the spec says so).
-  BufferSet outputs;
-};
 
 /// How a case's inputs are generated, so that a failure whose inputs no repro
 /// file can hold (past the case format's data limit, or a host-driven case)
@@ -36,40 +30,15 @@ struct InputRecipe {
   std::optional<uint64_t> seed;
 };
 
-/// A host-driven case prepared on one backend.
-struct HostPrepared {
-  /// Not Ok: the case cannot run there (e.g. a program the backend rejects).
-  Status status = Status::Error;
-  std::string message;
-  /// One full run; called once per requested run.
-  std::function<HostObservation()> run;
-};
-
-/// Turns outputs into their canonical form before comparison (e.g. sorting
-/// graph findings); identity when empty.
-using Canonicalizer = std::function<BufferSet(const BufferSet&)>;
-
-/// Compares canonical expected (the reference's) and observed outputs where
-/// byte equality is too strict (e.g. findings past max_findings); returns a
-/// description of the first difference, or nullopt when they agree. It may
-/// judge `observed` against the case's own hand-written expectation instead:
-/// the runner also applies it to the reference's outputs, so a reference that
-/// disagrees with the spec makes the case invalid. Byte equality when empty.
-using Comparator =
-    std::function<std::optional<std::string>(const BufferSet& expected, const BufferSet& observed)>;
-
-/// One suite case.
-struct SuiteCase {
-  /// Stable id, e.g. "L1/binop/add"; --filter globs match it.
-  std::string id;
-  Level level = Level::L1;
-  /// What the expected value comes from (pinned spec section 8 vocabulary):
-  /// "spec table", "reference interpreter", "CPU oracle", ...
-  std::string oracle;
-
-  /// Single-dispatch case. Its `expected`, when set, is hand-written and is
-  /// checked against the reference interpreter before the backend runs.
-  std::optional<TestCase> test_case;
+/// A single-dispatch case: one program on one grid and input set, run in
+/// variants (workgroup sizes, output initialisation, over-dispatch).
+struct DispatchCase {
+  /// The program, grid and inputs. `expected`, when set, is the case's own
+  /// expectation (a hand-written spec table; for `Comparison::GraphBfs` the
+  /// canonical full finding set), which the reference interpreter must meet
+  /// before the backend runs; `comparison` says how outputs are judged.
+  /// Byte-compared cases judge the backend against the reference's bytes.
+  TestCase test_case;
   /// The program guards on invocation_id.x < N with a 1-D grid, so it may be
   /// re-run at other workgroup sizes (1, 64, the device's preferred size).
   bool resizable = false;
@@ -81,42 +50,63 @@ struct SuiteCase {
   /// ReadWrite buffers that are pure outputs and get a poisoned variant;
   /// nullopt: every ReadWrite buffer whose given contents are all zero.
   std::optional<std::vector<std::string>> poisonable;
+};
 
-  /// Host-driven case: prepares on a backend once (compiles its programs) and
-  /// returns the run the runner repeats; `host_expected` holds the canonical
-  /// expected outputs, from an oracle independent of the backend. The runner
-  /// also runs it once on the reference backend, which must agree with
-  /// `host_expected`, and judges the backend against the reference's outputs.
-  std::function<HostPrepared(Backend&)> host_driven;
-  BufferSet host_expected;
-  /// A host-driven case's input as named u32 buffers (graph, sources,
-  /// parameters), recorded in the report when the case fails.
-  BufferSet host_inputs;
+/// What one run of a host-driven case observed on a backend.
+struct HostObservation {
+  Status status = Status::Error;
+  std::string message;
+  /// Canonical output bytes (already sorted where the spec says so).
+  BufferSet outputs;
+};
+
+/// A host-driven case prepared on one backend.
+struct HostPrepared {
+  /// Not Ok: the case cannot run there (e.g. a program the backend rejects).
+  Status status = Status::Error;
+  std::string message;
+  /// One full run; called once per requested run.
+  std::function<HostObservation()> run;
+};
+
+/// A host-driven case: prepared on a backend once (its programs compiled),
+/// then run `--runs` times. The runner also runs it on the reference backend,
+/// which must agree with `expected`, and judges the backend against the
+/// reference's outputs byte for byte.
+struct HostCase {
+  /// Prepares the case on a backend.
+  std::function<HostPrepared(Backend&)> prepare;
+  /// Canonical expected outputs, from an oracle independent of the backend.
+  BufferSet expected;
+  /// The input as named u32 buffers (graph, sources, parameters), recorded
+  /// in the report when the case fails.
+  BufferSet inputs;
+};
+
+/// One suite case.
+struct SuiteCase {
+  /// Stable id, e.g. "L1/binop/add"; --filter globs match it.
+  std::string id;
+  Level level = Level::L1;
+  /// What the expected value comes from (pinned spec section 8 vocabulary):
+  /// "spec table", "reference interpreter", "CPU oracle", ...
+  std::string oracle;
   /// How the inputs are generated; a failure without a repro file names it
   /// and the command that reruns the case.
   InputRecipe input_recipe;
-
-  Canonicalizer canonicalize;
-  Comparator compare;
-  /// How a repro of this case is judged when replayed (`vyre-certify run`),
-  /// and, for GraphBfs, what it expects: the canonical full finding set
-  /// (`compare`'s own expectation). Bytes repros expect the reference's bytes.
-  ReplayComparison replay = ReplayComparison::Bytes;
-  BufferSet replay_expected;
+  /// The case itself.
+  std::variant<DispatchCase, HostCase> body;
 };
 
 /// A case that cannot pass, standing in for one the suite failed to build
 /// (an internal defect): it stays visible in the report as an error naming
 /// `why` instead of silently leaving its level smaller.
 inline SuiteCase broken_case(std::string id, Level level, std::string why) {
-  SuiteCase c;
-  c.id = std::move(id);
-  c.level = level;
-  c.oracle = "none: the case could not be built";
-  c.host_driven = [why = "internal error: " + std::move(why)](Backend&) {
+  HostCase host;
+  host.prepare = [why = "internal error: " + std::move(why)](Backend&) {
     return HostPrepared{Status::Error, why, {}};
   };
-  return c;
+  return SuiteCase{std::move(id), level, "none: the case could not be built", {}, std::move(host)};
 }
 
 }  // namespace vyre::certify

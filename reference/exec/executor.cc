@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reference/exec/lane_schedule.h"
+#include "spec/support/diagnostic_text.h"
 
 namespace vyre::reference {
 namespace {
@@ -185,9 +186,7 @@ class Execution {
   }
 
   Error budget_error() const {
-    std::string where = s_.stop_loc.known() ? " at line " + std::to_string(s_.stop_loc.line) + ":" +
-                                                  std::to_string(s_.stop_loc.col)
-                                            : std::string();
+    std::string where = s_.stop_loc.known() ? " at line " + line_col(s_.stop_loc) : std::string();
     if (stopped_in_setup_) {
       where = " while starting a workgroup (each start zeroes " + std::to_string(workgroup_words_) +
               " words of workgroup memory)";

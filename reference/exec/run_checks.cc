@@ -7,13 +7,6 @@ namespace {
 
 constexpr uint64_t kMax32 = 0xFFFFFFFFull;
 
-/// a * b, or nullopt past 2^64 - 1.
-std::optional<uint64_t> checked_mul(uint64_t a, uint64_t b) {
-  uint64_t out = 0;
-  if (__builtin_mul_overflow(a, b, &out)) return std::nullopt;
-  return out;
-}
-
 Error run_error(const std::string& problem, const std::string& fix) {
   return Error{"vyre reference: " + problem + ". Fix: " + fix + "."};
 }
@@ -37,12 +30,9 @@ Result<DispatchShape> check_dispatch(const Program& program, const Grid& grid,
                        "all workgroup dimensions must be >= 1");
     }
   }
-  const uint64_t lanes = uint64_t{program.workgroup_size[0]} * program.workgroup_size[1];
-  const std::optional<uint64_t> lanes3 = checked_mul(lanes, program.workgroup_size[2]);
-  const uint64_t groups = uint64_t{grid.workgroups[0]} * grid.workgroups[1];
-  const std::optional<uint64_t> groups3 = checked_mul(groups, grid.workgroups[2]);
-  const std::optional<uint64_t> total =
-      (lanes3 && groups3) ? checked_mul(*lanes3, *groups3) : std::nullopt;
+  const std::optional<uint64_t> lanes3 = axis_product(program.workgroup_size);
+  const std::optional<uint64_t> groups3 = axis_product(grid.workgroups);
+  const std::optional<uint64_t> total = dispatch_invocations(program.workgroup_size, grid);
   const uint64_t limit = std::min(options.max_invocations, kMax32);
   if (!total || *total > limit) {
     return run_error(

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "reference/exec/lane_compiler.h"
-#include "reference/host_words.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::reference {
 namespace {

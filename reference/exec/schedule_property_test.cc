@@ -15,9 +15,9 @@
 
 #include <set>
 
-#include "reference/host_words.h"
 #include "reference/interpreter.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::reference {
 namespace {

@@ -3,10 +3,10 @@
 // counting with strict mode (S5).
 #include <gtest/gtest.h>
 
-#include "reference/host_words.h"
 #include "reference/interpreter.h"
 #include "reference/observers/observer.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::reference {
 namespace {

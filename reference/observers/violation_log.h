@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reference/observers/observer.h"
+#include "spec/support/diagnostic_text.h"
 
 namespace vyre::reference {
 
@@ -49,7 +50,7 @@ class ViolationLog {
 /// "line L:C" or "a node built in code" for messages.
 inline std::string where_text(SourceLoc loc) {
   if (!loc.known()) return "a node built in code (no source location)";
-  return "line " + std::to_string(loc.line) + ":" + std::to_string(loc.col);
+  return "line " + line_col(loc);
 }
 
 }  // namespace vyre::reference

@@ -10,11 +10,11 @@
 
 #include <gtest/gtest.h>
 
-#include "reference/host_words.h"
 #include "reference/interpreter.h"
 #include "reference/ops/independent_ops.h"
 #include "reference/ops/witnesses.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 #include "spec/ir/op_registry.h"
 
 namespace vyre::reference {

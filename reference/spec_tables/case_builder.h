@@ -6,24 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "reference/host_words.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 #include "spec/ir/test_case.h"
 
 namespace vyre::reference::spec_tables {
 
 /// Workgroup size of the resizable operator-table programs.
 inline constexpr uint32_t kTableWorkgroupSize = 64;
-
-/// Words as host bytes.
-inline ByteBuffer words(const std::vector<uint32_t>& w) {
-  return to_bytes(w);
-}
-
-/// `n` zero words.
-inline ByteBuffer zero_words(size_t n) {
-  return ByteBuffer(n * 4, 0);
-}
 
 /// A 1-D grid covering `n` invocations in workgroups of kTableWorkgroupSize.
 inline Grid grid_for(uint32_t n) {

@@ -15,8 +15,6 @@ namespace {
 using namespace vyre::build;
 using spec_tables::guarded;
 using spec_tables::make_case;
-using spec_tables::words;
-using spec_tables::zero_words;
 using T = DataType;
 
 constexpr uint32_t D = 0xDEADBEEF;
@@ -99,9 +97,9 @@ TestCase cast_case(const Cell& cell) {
   return make_case(
       "spec/cast/" + std::string(name_of(cell.from)) + "_to_" + std::string(name_of(cell.to)),
       std::move(p), spec_tables::grid_for(kValues),
-      {{"in", words(sources().at(cell.from))},
+      {{"in", to_bytes(sources().at(cell.from))},
        {"out", zero_words(size_t{kValues} * word_count(cell.to))}},
-      {{"out", words(cell.expected)}});
+      {{"out", to_bytes(cell.expected)}});
 }
 
 }  // namespace

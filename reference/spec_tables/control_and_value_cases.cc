@@ -10,8 +10,6 @@ namespace {
 
 using namespace vyre::build;
 using spec_tables::make_case;
-using spec_tables::words;
-using spec_tables::zero_words;
 
 TestCase loop_bounds_evaluated_once() {
   // `to` is n = 3 at entry; the body raises n, which must not extend the
@@ -25,8 +23,8 @@ TestCase loop_bounds_evaluated_once() {
              store("out", mul(lane, u32(2)), var("k")),
              store("out", add(mul(lane, u32(2)), u32(1)), var("n"))}};
   return make_case("exec/loop_bounds_evaluated_once", std::move(p), Grid{},
-                   {{"c", words({0, 0})}, {"out", zero_words(4)}},
-                   {{"c", words({1, 1})}, {"out", words({3, 6, 3, 6})}});
+                   {{"c", to_bytes({0, 0})}, {"out", zero_words(4)}},
+                   {{"c", to_bytes({1, 1})}, {"out", to_bytes({3, 6, 3, 6})}});
 }
 
 TestCase zero_trip_and_edge_loops() {
@@ -45,7 +43,7 @@ TestCase zero_trip_and_edge_loops() {
   // [5, 5), [7, 3) and [MAX, 0) run zero times; [MAX - 1, MAX) once, without
   // the variable wrapping.
   return make_case("exec/zero_trip_and_edge_loops", std::move(p), Grid{}, {{"out", zero_words(5)}},
-                   {{"out", words({0, 0, 0, 1, 0xFFFFFFFE})}});
+                   {{"out", to_bytes({0, 0, 0, 1, 0xFFFFFFFE})}});
 }
 
 TestCase loop_iterations_have_fresh_scopes() {
@@ -57,7 +55,7 @@ TestCase loop_iterations_have_fresh_scopes() {
              store("out", u32(0), var("s"))}};
   // 4 + 9 + 16 + 25: i takes 2..5, never 6 (half-open).
   return make_case("exec/loop_fresh_scope_half_open", std::move(p), Grid{},
-                   {{"out", zero_words(1)}}, {{"out", words({54})}});
+                   {{"out", zero_words(1)}}, {{"out", to_bytes({54})}});
 }
 
 TestCase return_ends_the_invocation() {
@@ -76,7 +74,7 @@ TestCase return_ends_the_invocation() {
   // stores never run: out keeps 1 and steps is lane + 2.
   return make_case("exec/return_ends_invocation", std::move(p), Grid{},
                    {{"out", zero_words(4)}, {"steps", zero_words(4)}},
-                   {{"out", words({1, 1, 1, 1})}, {"steps", words({2, 3, 4, 5})}});
+                   {{"out", to_bytes({1, 1, 1, 1})}, {"steps", to_bytes({2, 3, 4, 5})}});
 }
 
 TestCase return_under_a_branch() {
@@ -86,7 +84,7 @@ TestCase return_under_a_branch() {
             {store("out", lane, u32(1)), if_(bit_and(lane, u32(1)), {ret()}),
              store("out", lane, u32(2))}};
   return make_case("exec/return_under_branch", std::move(p), Grid{}, {{"out", zero_words(4)}},
-                   {{"out", words({2, 1, 2, 1})}});
+                   {{"out", to_bytes({2, 1, 2, 1})}});
 }
 
 TestCase compare_exchange_is_strong() {
@@ -100,8 +98,8 @@ TestCase compare_exchange_is_strong() {
                          select(eq(var("old"), u32(0)), u32(1), u32(0)))),
        let("failed", compare_exchange("lock", u32(1), u32(4), u32(9)))}};
   return make_case("exec/S10/compare_exchange_strong", std::move(p), Grid{{2, 1, 1}},
-                   {{"lock", words({0, 5})}, {"winners", words({0})}},
-                   {{"lock", words({1, 5})}, {"winners", words({1})}});
+                   {{"lock", to_bytes({0, 5})}, {"winners", to_bytes({0})}},
+                   {{"lock", to_bytes({1, 5})}, {"winners", to_bytes({1})}});
 }
 
 TestCase wide_and_bool_values_in_memory() {
@@ -123,20 +121,21 @@ TestCase wide_and_bool_values_in_memory() {
                    select(load("bools", lane), cast(DataType::Vec2U32, load("in64", lane)),
                           cast(DataType::Vec2U32, lane)))}};
   // bools memory [0, 7] loads as false, true and stores back as 0, 1.
-  return make_case("exec/u64_vec_bool_memory", std::move(p), Grid{},
-                   {{"in64", words({1, 2, 0xFFFFFFFF, 0x80000000})},
-                    {"out64", zero_words(4)},
-                    {"in4", words({1, 2, 3, 4, 0xDEADBEEF, 0xCAFEBABE, 0x55555555, 0xAAAAAAAA})},
-                    {"out4", zero_words(8)},
-                    {"bools", words({0, 7})},
-                    {"bools_out", zero_words(2)},
-                    {"flags", zero_words(2)},
-                    {"pick2", zero_words(4)}},
-                   {{"out64", words({1, 2, 0xFFFFFFFF, 0x80000000})},
-                    {"out4", words({0xDEADBEEF, 0xCAFEBABE, 0x55555555, 0xAAAAAAAA, 1, 2, 3, 4})},
-                    {"bools_out", words({0, 1})},
-                    {"flags", words({1, 0})},
-                    {"pick2", words({0, 0, 0xFFFFFFFF, 0x80000000})}});
+  return make_case(
+      "exec/u64_vec_bool_memory", std::move(p), Grid{},
+      {{"in64", to_bytes({1, 2, 0xFFFFFFFF, 0x80000000})},
+       {"out64", zero_words(4)},
+       {"in4", to_bytes({1, 2, 3, 4, 0xDEADBEEF, 0xCAFEBABE, 0x55555555, 0xAAAAAAAA})},
+       {"out4", zero_words(8)},
+       {"bools", to_bytes({0, 7})},
+       {"bools_out", zero_words(2)},
+       {"flags", zero_words(2)},
+       {"pick2", zero_words(4)}},
+      {{"out64", to_bytes({1, 2, 0xFFFFFFFF, 0x80000000})},
+       {"out4", to_bytes({0xDEADBEEF, 0xCAFEBABE, 0x55555555, 0xAAAAAAAA, 1, 2, 3, 4})},
+       {"bools_out", to_bytes({0, 1})},
+       {"flags", to_bytes({1, 0})},
+       {"pick2", to_bytes({0, 0, 0xFFFFFFFF, 0x80000000})}});
 }
 
 TestCase uniform_buffer() {
@@ -147,10 +146,11 @@ TestCase uniform_buffer() {
       {4, 1, 1},
       {store("out", i, add(mul(load("in", i), load("params", u32(0))), load("params", u32(1))))}};
   // x * 3 + 7, wrapping: 0xFFFFFFFF * 3 + 7 = 4 mod 2^32.
-  return make_case(
-      "exec/uniform_buffer", std::move(p), Grid{},
-      {{"params", words({3, 7})}, {"in", words({0, 1, 2, 0xFFFFFFFF})}, {"out", zero_words(4)}},
-      {{"out", words({7, 10, 13, 4})}});
+  return make_case("exec/uniform_buffer", std::move(p), Grid{},
+                   {{"params", to_bytes({3, 7})},
+                    {"in", to_bytes({0, 1, 2, 0xFFFFFFFF})},
+                    {"out", zero_words(4)}},
+                   {{"out", to_bytes({7, 10, 13, 4})}});
 }
 
 TestCase empty_buffers() {
@@ -164,7 +164,7 @@ TestCase empty_buffers() {
   // BufLen 0; the load reads 0 and the store does nothing (both counted).
   return make_case("exec/S15/empty_buffers", std::move(p), Grid{},
                    {{"empty", {}}, {"empty_rw", {}}, {"out", zero_words(3)}},
-                   {{"empty_rw", {}}, {"out", words({0, 5, 9})}});
+                   {{"empty_rw", {}}, {"out", to_bytes({0, 5, 9})}});
 }
 
 TestCase bytes_buffers_have_a_length_only() {
@@ -189,7 +189,7 @@ TestCase bytes_buffers_have_a_length_only() {
                     {"b5", ByteBuffer{1, 2, 3, 4, 5}},
                     {"b10", ByteBuffer{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
                     {"out", zero_words(5)}},
-                   {{"out", words({0, 1, 1, 2, 3})}});
+                   {{"out", to_bytes({0, 1, 1, 2, 3})}});
 }
 
 }  // namespace

@@ -11,8 +11,6 @@ namespace {
 
 using namespace vyre::build;
 using spec_tables::make_case;
-using spec_tables::words;
-using spec_tables::zero_words;
 
 /// x | y << 8 | z << 16 of an id.
 ExprPtr packed(ExprPtr x, ExprPtr y, ExprPtr z) {
@@ -70,7 +68,7 @@ TestCase ids_on_three_axes() {
                    {{"inv", zero_words(kIdsSlots)},
                     {"wg", zero_words(kIdsSlots)},
                     {"local", zero_words(kIdsSlots)}},
-                   {{"inv", words(inv)}, {"wg", words(wg)}, {"local", words(local)}});
+                   {{"inv", to_bytes(inv)}, {"wg", to_bytes(wg)}, {"local", to_bytes(local)}});
 }
 
 TestCase barrier_visibility() {
@@ -91,10 +89,10 @@ TestCase barrier_visibility() {
   //     = 3((l + 1) & 7) + 100w + 8w + ((l + 7) & 7) + 1000.
   return make_case("exec/barrier_visibility", std::move(p), Grid{{2, 1, 1}},
                    {{"staging", zero_words(16)}, {"out", zero_words(16)}},
-                   {{"staging", words({1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009,
-                                       1010, 1011, 1012, 1013, 1014, 1015})},
-                    {"out", words({1010, 1006, 1010, 1014, 1018, 1022, 1026, 1006, 1118, 1114, 1118,
-                                   1122, 1126, 1130, 1134, 1114})}});
+                   {{"staging", to_bytes({1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008,
+                                          1009, 1010, 1011, 1012, 1013, 1014, 1015})},
+                    {"out", to_bytes({1010, 1006, 1010, 1014, 1018, 1022, 1026, 1006, 1118, 1114,
+                                      1118, 1122, 1126, 1130, 1134, 1114})}});
 }
 
 TestCase workgroup_memory_is_zeroed_per_workgroup() {
@@ -105,9 +103,9 @@ TestCase workgroup_memory_is_zeroed_per_workgroup() {
             {store("out", invocation_id(0),
                    add(load("shared", local_id(0)), add(invocation_id(0), u32(100)))),
              store("shared", local_id(0), u32(0xFFFF))}};
-  return make_case("exec/workgroup_memory_zeroed", std::move(p), Grid{{3, 1, 1}},
-                   {{"out", zero_words(12)}},
-                   {{"out", words({100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111})}});
+  return make_case(
+      "exec/workgroup_memory_zeroed", std::move(p), Grid{{3, 1, 1}}, {{"out", zero_words(12)}},
+      {{"out", to_bytes({100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111})}});
 }
 
 TestCase select_evaluates_both_arms() {
@@ -121,8 +119,10 @@ TestCase select_evaluates_both_arms() {
   // Both atomics happen on every lane; odd lanes pick a's old value.
   return make_case(
       "exec/select_evaluates_both_arms", std::move(p), Grid{},
-      {{"a", words({10, 20, 30, 40})}, {"b", words({1, 2, 3, 4})}, {"out", zero_words(4)}},
-      {{"a", words({11, 21, 31, 41})}, {"b", words({6, 7, 8, 9})}, {"out", words({1, 20, 3, 40})}});
+      {{"a", to_bytes({10, 20, 30, 40})}, {"b", to_bytes({1, 2, 3, 4})}, {"out", zero_words(4)}},
+      {{"a", to_bytes({11, 21, 31, 41})},
+       {"b", to_bytes({6, 7, 8, 9})},
+       {"out", to_bytes({1, 20, 3, 40})}});
 }
 
 TestCase binop_evaluates_left_then_right() {
@@ -135,9 +135,9 @@ TestCase binop_evaluates_left_then_right() {
   // left yields c0 and right c0 + 1, so c0 - (c0 + 1) wraps to 0xFFFFFFFF;
   // right-then-left would give 10.
   return make_case("exec/binop_left_then_right", std::move(p), Grid{},
-                   {{"c", words({5, 50, 500, 0xFFFFFFFF})}, {"out", zero_words(4)}},
-                   {{"c", words({16, 61, 511, 10})},
-                    {"out", words({0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF})}});
+                   {{"c", to_bytes({5, 50, 500, 0xFFFFFFFF})}, {"out", zero_words(4)}},
+                   {{"c", to_bytes({16, 61, 511, 10})},
+                    {"out", to_bytes({0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF})}});
 }
 
 TestCase store_evaluates_index_then_value() {
@@ -150,8 +150,8 @@ TestCase store_evaluates_index_then_value() {
   // c starts at 2i: the index is 2i, the value 2i + 1.
   return make_case(
       "exec/store_index_then_value", std::move(p), Grid{},
-      {{"c", words({0, 2, 4, 6})}, {"out", zero_words(8)}},
-      {{"c", words({2, 4, 6, 8})}, {"out", words({1, 0xAB, 3, 0xAB, 5, 0xAB, 7, 0xAB})}});
+      {{"c", to_bytes({0, 2, 4, 6})}, {"out", zero_words(8)}},
+      {{"c", to_bytes({2, 4, 6, 8})}, {"out", to_bytes({1, 0xAB, 3, 0xAB, 5, 0xAB, 7, 0xAB})}});
 }
 
 TestCase atomic_evaluates_index_expected_value() {
@@ -164,8 +164,10 @@ TestCase atomic_evaluates_index_expected_value() {
   // c starts at i: index i, expected i + 1 (= t[i]), value i + 2.
   return make_case(
       "exec/atomic_index_expected_value", std::move(p), Grid{},
-      {{"c", words({0, 1, 2, 3})}, {"t", words({1, 2, 3, 4})}, {"old", zero_words(4)}},
-      {{"c", words({3, 4, 5, 6})}, {"t", words({2, 3, 4, 5})}, {"old", words({1, 2, 3, 4})}});
+      {{"c", to_bytes({0, 1, 2, 3})}, {"t", to_bytes({1, 2, 3, 4})}, {"old", zero_words(4)}},
+      {{"c", to_bytes({3, 4, 5, 6})},
+       {"t", to_bytes({2, 3, 4, 5})},
+       {"old", to_bytes({1, 2, 3, 4})}});
 }
 
 TestCase call_arguments_once_left_to_right() {
@@ -184,14 +186,14 @@ TestCase call_arguments_once_left_to_right() {
              call("primitive.abs_diff", {atomic(AtomicOp::Add, "d", i, u32(1)),
                                          atomic(AtomicOp::Add, "d", i, u32(100))}))}};
   return make_case("exec/call_arguments_once_left_to_right", std::move(p), Grid{},
-                   {{"c", words({10, 20})},
-                    {"d", words({5, 7})},
+                   {{"c", to_bytes({10, 20})},
+                    {"d", to_bytes({5, 7})},
                     {"sub", zero_words(2)},
                     {"diff", zero_words(2)}},
-                   {{"c", words({111, 121})},
-                    {"d", words({106, 108})},
-                    {"sub", words({0xFFFFFFFF, 0xFFFFFFFF})},
-                    {"diff", words({1, 1})}});
+                   {{"c", to_bytes({111, 121})},
+                    {"d", to_bytes({106, 108})},
+                    {"sub", to_bytes({0xFFFFFFFF, 0xFFFFFFFF})},
+                    {"diff", to_bytes({1, 1})}});
 }
 
 }  // namespace

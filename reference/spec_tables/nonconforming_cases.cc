@@ -8,7 +8,6 @@ namespace vyre::reference {
 namespace {
 
 using namespace vyre::build;
-using spec_tables::zero_words;
 
 NonconformingCase flagged(std::string name, Program p, Grid grid, BufferSet inputs,
                           Nonconformance flag, std::string reason) {

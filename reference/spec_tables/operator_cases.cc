@@ -15,8 +15,6 @@ namespace {
 using namespace vyre::build;
 using spec_tables::guarded;
 using spec_tables::make_case;
-using spec_tables::words;
-using spec_tables::zero_words;
 
 /// Operand pairs (a, b), by archetype.
 constexpr std::array<std::array<uint32_t, 2>, 20> kPairs = {{
@@ -137,8 +135,8 @@ TestCase bin_case(BinOp op, const Row& expected) {
                                     load("pairs", add(mul(i, u32(2)), u32(1)))))})}};
   return make_case("spec/binop/" + std::string(name_of(op)), std::move(p),
                    spec_tables::grid_for(kPairs.size()),
-                   {{"pairs", words(pairs)}, {"out", zero_words(kPairs.size())}},
-                   {{"out", words(as_vector(expected))}});
+                   {{"pairs", to_bytes(pairs)}, {"out", zero_words(kPairs.size())}},
+                   {{"out", to_bytes(as_vector(expected))}});
 }
 
 TestCase un_case(UnOp op, const UnRow& expected) {
@@ -148,8 +146,8 @@ TestCase un_case(UnOp op, const UnRow& expected) {
             {guarded("out", {store("out", i, unary(op, load("in", i)))})}};
   return make_case(
       "spec/unop/" + std::string(name_of(op)), std::move(p), spec_tables::grid_for(kUnary.size()),
-      {{"in", words({kUnary.begin(), kUnary.end()})}, {"out", zero_words(kUnary.size())}},
-      {{"out", words({expected.begin(), expected.end()})}});
+      {{"in", to_bytes({kUnary.begin(), kUnary.end()})}, {"out", zero_words(kUnary.size())}},
+      {{"out", to_bytes({expected.begin(), expected.end()})}});
 }
 
 /// CompareExchange's `expected` operand: equal to the old value on even rows
@@ -199,11 +197,11 @@ TestCase atomic_case(AtomicOp op, const Row& memory_after) {
   // Every atomic returns the value before it: the `a` column.
   return make_case("spec/atomic/" + std::string(name_of(op)), std::move(p),
                    spec_tables::grid_for(kPairs.size()),
-                   {{"target", words(column(0))},
-                    {"value", words(column(1))},
-                    {"expected", words(cas ? compare_exchange_expected() : column(0))},
+                   {{"target", to_bytes(column(0))},
+                    {"value", to_bytes(column(1))},
+                    {"expected", to_bytes(cas ? compare_exchange_expected() : column(0))},
                     {"old", zero_words(kPairs.size())}},
-                   {{"target", words(as_vector(memory_after))}, {"old", words(column(0))}});
+                   {{"target", to_bytes(as_vector(memory_after))}, {"old", to_bytes(column(0))}});
 }
 
 /// Out-of-bounds atomic rows (S5): the index of each row, all past the
@@ -266,12 +264,12 @@ TestCase atomic_out_of_bounds_case(AtomicOp op) {
   // zeros (the parity run poisons it first) and `target` keeps its bytes.
   return make_case("spec/atomic_oob/" + std::string(name_of(op)), std::move(p),
                    spec_tables::grid_for(kOobIndex.size()),
-                   {{"target", words({kOobTarget.begin(), kOobTarget.end()})},
-                    {"index", words({kOobIndex.begin(), kOobIndex.end()})},
-                    {"value", words({value.begin(), value.end()})},
-                    {"expected", words({kOobExpected.begin(), kOobExpected.end()})},
+                   {{"target", to_bytes({kOobTarget.begin(), kOobTarget.end()})},
+                    {"index", to_bytes({kOobIndex.begin(), kOobIndex.end()})},
+                    {"value", to_bytes({value.begin(), value.end()})},
+                    {"expected", to_bytes({kOobExpected.begin(), kOobExpected.end()})},
                     {"old", zero_words(kOobIndex.size())}},
-                   {{"target", words({kOobTarget.begin(), kOobTarget.end()})},
+                   {{"target", to_bytes({kOobTarget.begin(), kOobTarget.end()})},
                     {"old", zero_words(kOobIndex.size())}});
 }
 

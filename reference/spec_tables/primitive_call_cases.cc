@@ -56,11 +56,11 @@ TestCase primitive_call_case(const OpSpec& op) {
   std::vector<ExprPtr> args;
   for (uint32_t i = 0; i < op.arity; ++i) {
     tc.program.buffers.push_back(storage(kInputs[i], i, BufferAccess::ReadOnly));
-    tc.inputs[kInputs[i]] = spec_tables::words(cols[i]);
+    tc.inputs[kInputs[i]] = to_bytes(cols[i]);
     args.push_back(load(kInputs[i], var("i")));
   }
   tc.program.buffers.push_back(storage("out", 3, BufferAccess::ReadWrite));
-  tc.inputs["out"] = spec_tables::zero_words(rows);
+  tc.inputs["out"] = zero_words(rows);
   tc.program.workgroup_size = {spec_tables::kTableWorkgroupSize, 1, 1};
   tc.program.entry = {
       let("i", invocation_id(0)),

@@ -11,8 +11,8 @@
 #include <map>
 #include <set>
 
-#include "reference/host_words.h"
 #include "reference/interpreter.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre {
 /// Names a case in test output instead of dumping its bytes.

@@ -13,8 +13,6 @@ namespace {
 
 using namespace vyre::build;
 using spec_tables::make_case;
-using spec_tables::words;
-using spec_tables::zero_words;
 
 TestCase wide_fan_out() {
   // One loaded value used by 64 additions.
@@ -26,7 +24,7 @@ TestCase wide_fan_out() {
   std::vector<uint32_t> expected;
   for (uint32_t lane = 0; lane < 64; ++lane) expected.push_back(lane + 64 * 3);
   return make_case("exec/S8/wide_fan_out", std::move(p), Grid{},
-                   {{"in", words({3})}, {"out", zero_words(64)}}, {{"out", words(expected)}});
+                   {{"in", to_bytes({3})}, {"out", zero_words(64)}}, {{"out", to_bytes(expected)}});
 }
 
 TestCase workgroup_memory_contention_and_uniqueness() {
@@ -45,7 +43,7 @@ TestCase workgroup_memory_contention_and_uniqueness() {
     for (uint32_t l = 0; l < 64; ++l) expected.push_back(2 * (63 - l) + 2000 * w);
   }
   return make_case("exec/S9/workgroup_memory_contention_and_uniqueness", std::move(p),
-                   Grid{{2, 1, 1}}, {{"out", zero_words(128)}}, {{"out", words(expected)}});
+                   Grid{{2, 1, 1}}, {{"out", zero_words(128)}}, {{"out", to_bytes(expected)}});
 }
 
 TestCase atomic_contention() {
@@ -64,8 +62,8 @@ TestCase atomic_contention() {
   // count 256; max id 255; min id 0; all 32 bits set; 1 ^ 2 ^ ... ^ 256 = 256
   // (0 ^ ... ^ 255 is 0); every bit cleared; the one value exchanged in.
   return make_case("exec/S10/atomic_contention", std::move(p), Grid{{4, 1, 1}},
-                   {{"ctr", words({0, 0, 0xFFFFFFFF, 0, 0, 0xFFFFFFFF, 7})}},
-                   {{"ctr", words({256, 255, 0, 0xFFFFFFFF, 256, 0, 42})}});
+                   {{"ctr", to_bytes({0, 0, 0xFFFFFFFF, 0, 0, 0xFFFFFFFF, 7})}},
+                   {{"ctr", to_bytes({256, 255, 0, 0xFFFFFFFF, 256, 0, 42})}});
 }
 
 TestCase off_by_one_storage() {
@@ -80,11 +78,12 @@ TestCase off_by_one_storage() {
                  {store("edge", add(sub(buflen("edge"), u32(1)), lane), u32(0x77)),
                   store("probe", lane, load("in", add(sub(buflen("in"), u32(1)), lane)))})}};
   // len - 1 is read and written; len and len + 1 read 0 and drop the store.
-  return make_case("exec/S11/off_by_one_storage", std::move(p), Grid{},
-                   {{"in", words({10, 11, 12, 13, 14, 15, 16, 17})},
-                    {"edge", zero_words(8)},
-                    {"probe", zero_words(3)}},
-                   {{"edge", words({0, 1, 2, 3, 4, 5, 6, 0x77})}, {"probe", words({17, 0, 0})}});
+  return make_case(
+      "exec/S11/off_by_one_storage", std::move(p), Grid{},
+      {{"in", to_bytes({10, 11, 12, 13, 14, 15, 16, 17})},
+       {"edge", zero_words(8)},
+       {"probe", zero_words(3)}},
+      {{"edge", to_bytes({0, 1, 2, 3, 4, 5, 6, 0x77})}, {"probe", to_bytes({17, 0, 0})}});
 }
 
 TestCase off_by_one_atomics() {
@@ -103,12 +102,12 @@ TestCase off_by_one_atomics() {
   // sees 0x111). Lanes 1 and 2 are out of bounds: both atomics return 0 and
   // write nothing.
   return make_case("exec/S11/off_by_one_atomics", std::move(p), Grid{},
-                   {{"ctr", words({10, 11, 12, 13, 14, 15, 16, 17})},
+                   {{"ctr", to_bytes({10, 11, 12, 13, 14, 15, 16, 17})},
                     {"old_add", zero_words(3)},
                     {"old_cas", zero_words(3)}},
-                   {{"ctr", words({10, 11, 12, 13, 14, 15, 16, 0x77})},
-                    {"old_add", words({17, 0, 0})},
-                    {"old_cas", words({0x111, 0, 0})}});
+                   {{"ctr", to_bytes({10, 11, 12, 13, 14, 15, 16, 0x77})},
+                    {"old_add", to_bytes({17, 0, 0})},
+                    {"old_cas", to_bytes({0x111, 0, 0})}});
 }
 
 TestCase off_by_one_uniform() {
@@ -128,12 +127,13 @@ TestCase off_by_one_uniform() {
                   store("probe64", lane, cast(DataType::U64, buflen("wide")))})}};
   // len - 1 reads the last element; len and len + 1 read zero (S5 holds for
   // uniform buffers too); BufLen is 5 and 3 (widened to U64: (3, 0)).
-  return make_case("exec/S11/off_by_one_uniform", std::move(p), Grid{},
-                   {{"params", words({20, 21, 22, 23, 24})},
-                    {"wide", words({1, 2, 3, 4, 5, 6})},
-                    {"probe", zero_words(4)},
-                    {"probe64", zero_words(8)}},
-                   {{"probe", words({24, 0, 0, 5})}, {"probe64", words({5, 6, 0, 0, 0, 0, 3, 0})}});
+  return make_case(
+      "exec/S11/off_by_one_uniform", std::move(p), Grid{},
+      {{"params", to_bytes({20, 21, 22, 23, 24})},
+       {"wide", to_bytes({1, 2, 3, 4, 5, 6})},
+       {"probe", zero_words(4)},
+       {"probe64", zero_words(8)}},
+      {{"probe", to_bytes({24, 0, 0, 5})}, {"probe64", to_bytes({5, 6, 0, 0, 0, 0, 3, 0})}});
 }
 
 TestCase off_by_one_workgroup() {
@@ -155,9 +155,9 @@ TestCase off_by_one_workgroup() {
   // the stores at len and len + 1 are dropped and the loads there read 0.
   return make_case("exec/S11/off_by_one_workgroup", std::move(p), Grid{{2, 1, 1}},
                    {{"out", zero_words(16)}, {"probe", zero_words(6)}},
-                   {{"out", words({100, 101, 102, 103, 104, 105, 106, 0x77, 1100, 1101, 1102, 1103,
-                                   1104, 1105, 1106, 0x78})},
-                    {"probe", words({0x77, 0, 0, 0x78, 0, 0})}});
+                   {{"out", to_bytes({100, 101, 102, 103, 104, 105, 106, 0x77, 1100, 1101, 1102,
+                                      1103, 1104, 1105, 1106, 0x78})},
+                    {"probe", to_bytes({0x77, 0, 0, 0x78, 0, 0})}});
 }
 
 TestCase barrier_under_workgroup_uniform_divergence() {
@@ -183,8 +183,8 @@ TestCase barrier_under_workgroup_uniform_divergence() {
   // gives [12, 23, 24, 11], a second [24, 25, 12, 13].
   return make_case("exec/S13/barrier_under_workgroup_uniform_divergence", std::move(p),
                    Grid{{3, 1, 1}}, {{"out", zero_words(12)}},
-                   {{"out", words({12, 23, 24, 11, 24, 25, 12, 13, 0xDEAD0000, 0xDEAD0001,
-                                   0xDEAD0002, 0xDEAD0003})}});
+                   {{"out", to_bytes({12, 23, 24, 11, 24, 25, 12, 13, 0xDEAD0000, 0xDEAD0001,
+                                      0xDEAD0002, 0xDEAD0003})}});
 }
 
 }  // namespace

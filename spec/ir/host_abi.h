@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,13 @@ struct Grid {
   std::array<uint32_t, 3> workgroups = {1, 1, 1};
   bool operator==(const Grid&) const = default;
 };
+
+/// x * y * z of a workgroup size (its invocations) or a grid (its
+/// workgroups); nullopt past 2^64 - 1.
+std::optional<uint64_t> axis_product(const std::array<uint32_t, 3>& axes);
+
+/// Invocations one dispatch runs: `size` x the grid's workgroups on every
+/// axis; nullopt past 2^64 - 1.
+std::optional<uint64_t> dispatch_invocations(const std::array<uint32_t, 3>& size, const Grid& grid);
 
 }  // namespace vyre

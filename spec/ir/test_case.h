@@ -2,13 +2,30 @@
 // The unit that case files, corpora, repros and the certification run share.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "spec/ir/host_abi.h"
 #include "spec/ir/program.h"
 
 namespace vyre {
+
+/// How a case's outputs are judged against its expectation. Named in the
+/// case file's `compare` clause (spec/text/GRAMMAR.md).
+enum class Comparison : uint8_t {
+  /// Every expected buffer byte for byte, and no other output.
+  Bytes,
+  /// graph.bfs findings in canonical form (pinned spec section 7): the
+  /// expectation is the canonical full finding set; the order of findings,
+  /// scratch buffers and the choice of rows past max_findings are the
+  /// backend's.
+  GraphBfs,
+};
+
+/// The `compare` clause's word for `c` ("bytes", "graph.bfs").
+std::string_view name_of(Comparison c);
 
 /// One runnable case.
 struct TestCase {
@@ -19,6 +36,8 @@ struct TestCase {
   BufferSet inputs;
   /// Expected ReadWrite buffers; nullopt means "the reference interpreter's output".
   std::optional<BufferSet> expected;
+  /// How outputs are judged against `expected`.
+  Comparison comparison = Comparison::Bytes;
 };
 
 }  // namespace vyre

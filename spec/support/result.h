@@ -17,12 +17,13 @@ struct Error {
   SourceLoc loc = {};
 };
 
-/// A value or the Error that prevented it.
-template <typename T>
+/// A value or the error that prevented it (an Error unless a layer needs
+/// more, e.g. the backend's Status beside the message).
+template <typename T, typename E = Error>
 class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::move(value)) {}
-  Result(Error error) : v_(std::move(error)) {}
+  Result(E error) : v_(std::move(error)) {}
 
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
@@ -35,10 +36,10 @@ class [[nodiscard]] Result {
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
-  const Error& error() const { return std::get<1>(v_); }
+  const E& error() const { return std::get<1>(v_); }
 
  private:
-  std::variant<T, Error> v_;
+  std::variant<T, E> v_;
 };
 
 /// Success with no value.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "spec/ir/host_words.h"
 #include "spec/text/names.h"
 #include "spec/text/program_printer.h"
 #include "spec/text/text_format.h"
@@ -59,9 +60,7 @@ void append_data(std::string& out, const ByteBuffer& bytes, int indent) {
     } else if (i > 0) {
       out += ", ";
     }
-    uint32_t v = 0;
-    for (size_t b = 0; b < 4; ++b) v |= uint32_t{bytes[4 * i + b]} << (8 * b);
-    append_u32(out, v);
+    append_u32(out, word_at(bytes, i));
   }
   if (wrap) {
     out += '\n';
@@ -96,6 +95,9 @@ std::string print_case(const TestCase& test_case) {
   out += "  dispatch(" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " +
          std::to_string(grid[2]) + ")\n";
   text::append_buffers(out, "input", test_case.inputs);
+  if (test_case.comparison != Comparison::Bytes) {
+    out += "  compare " + std::string(name_of(test_case.comparison)) + "\n";
+  }
   if (!test_case.expected) {
     out += "  expect reference\n";
   } else if (test_case.expected->empty()) {

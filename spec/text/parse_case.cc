@@ -2,6 +2,7 @@
 // expectations, with the buffer data forms of GRAMMAR.md.
 #include <limits>
 
+#include "spec/ir/host_words.h"
 #include "spec/text/names.h"
 #include "spec/text/parser.h"
 #include "spec/text/syntax_error.h"
@@ -16,10 +17,6 @@ enum class Expecting : unsigned char { Unsaid, Reference, Nothing, Buffers };
 constexpr std::string_view kDataForms =
     "a buffer data form (`u32 [...]`, `i32 [...]`, `u64 [...]`, `hex \"...\"`, `zeros N` or "
     "`fill N BYTE`)";
-
-void append_le(ByteBuffer& bytes, uint64_t value, size_t width) {
-  for (size_t i = 0; i < width; ++i) bytes.push_back(static_cast<uint8_t>(value >> (8 * i)));
-}
 
 /// A buffer name as messages show it: quoted with escapes, at most 40 bytes.
 std::string shown_name(const std::string& name) {
@@ -45,6 +42,7 @@ TestCase Parser::test_case() {
   SourceLoc open = expect(TokenKind::LBrace, "after the case name").loc;
   bool have_program = false;
   bool have_dispatch = false;
+  bool have_compare = false;
   Expecting expecting = Expecting::Unsaid;
   BufferSet expected;
   while (!at(TokenKind::RBrace)) {
@@ -89,11 +87,16 @@ TestCase Parser::test_case() {
       if (!expected.emplace(buffer, buffer_data("expectation")).second) {
         fail_at(loc, "expectation for " + shown_name(buffer) + " is given twice; keep one");
       }
+    } else if (at_keyword(Keyword::Compare)) {
+      take();
+      if (have_compare) fail_at(loc, "`compare` is given twice; keep one");
+      have_compare = true;
+      tc.comparison = comparison();
     } else if (at(TokenKind::End)) {
       fail_expected("`}`", "to close the case opened at " + std::to_string(open.line) + ":" +
                                std::to_string(open.col));
     } else {
-      fail_expected("`program`, `dispatch`, `input`, `expect` or `}`", "in a case");
+      fail_expected("`program`, `dispatch`, `input`, `expect`, `compare` or `}`", "in a case");
     }
   }
   SourceLoc close = take().loc;
@@ -107,7 +110,27 @@ TestCase Parser::test_case() {
             "`expect NAME: ...` lines");
   }
   if (expecting != Expecting::Reference) tc.expected = std::move(expected);
+  if (tc.comparison != Comparison::Bytes && !tc.expected) {
+    fail_at(close, "`compare " + std::string(name_of(tc.comparison)) +
+                       "` judges against the case's own expectation, so `expect reference` "
+                       "cannot stand with it; write the expected buffers");
+  }
   return tc;
+}
+
+Comparison Parser::comparison() {
+  constexpr std::string_view kKnown = "`bytes` or `graph.bfs`";
+  Token first = expect(TokenKind::Ident, "after `compare` (" + std::string(kKnown) + ")");
+  std::string word(first.text);
+  while (at(TokenKind::Dot)) {
+    take();
+    word += '.';
+    word += expect(TokenKind::Ident, "after `.` in the comparison's name").text;
+  }
+  for (Comparison c : {Comparison::Bytes, Comparison::GraphBfs}) {
+    if (word == name_of(c)) return c;
+  }
+  fail_at(first.loc, "unknown comparison " + shown_name(word) + "; known: " + std::string(kKnown));
 }
 
 ByteBuffer Parser::buffer_data(std::string_view owner) {

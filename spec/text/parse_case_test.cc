@@ -96,6 +96,22 @@ TEST(ParseCase, ExpectReferenceAndNothing) {
   EXPECT_TRUE(nothing.expected->empty());
 }
 
+TEST(ParseCase, CompareClauseNamesTheComparison) {
+  TestCase plain = parsed_case("case \"p\" { program {} dispatch(1, 1, 1) expect nothing }");
+  EXPECT_EQ(plain.comparison, Comparison::Bytes);
+  TestCase bytes =
+      parsed_case("case \"b\" { program {} dispatch(1, 1, 1) compare bytes expect nothing }");
+  EXPECT_EQ(bytes.comparison, Comparison::Bytes);
+  TestCase bfs = parsed_case(
+      "case \"g\" { compare graph . bfs program {} dispatch(1, 1, 1) expect out: zeros 4 }");
+  EXPECT_EQ(bfs.comparison, Comparison::GraphBfs);
+  // Printed only when it is not the default, and read back the same.
+  EXPECT_EQ(print_case(plain).find("compare"), std::string::npos);
+  const std::string printed = print_case(bfs);
+  EXPECT_NE(printed.find("  compare graph.bfs\n"), std::string::npos) << printed;
+  EXPECT_EQ(parsed_case(printed).comparison, Comparison::GraphBfs);
+}
+
 TEST(ParseCase, ClausesInAnyOrderAndQuotedBufferNames) {
   TestCase tc = parsed_case(
       "case \"\\x00 odd \\\"name\\\"\" {\n"

@@ -90,6 +90,7 @@ class Parser {
   ByteBuffer buffer_data(std::string_view owner);
   ByteBuffer number_list(DataType element, std::string_view owner);
   ByteBuffer hex_bytes();
+  Comparison comparison();
   void charge_data(size_t bytes, SourceLoc loc);
 
   Lexer lexer_;

@@ -1,14 +1,11 @@
-#include "backends/plugin/plugin_text.h"
+#include "spec/support/utf8.h"
 
-#include <cstdint>
-
-namespace vyre::plugin {
+namespace vyre {
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
-/// Length of the well-formed UTF-8 sequence at the start of `s` (Unicode
-/// table 3-7), or 0 when it is not one.
+/// Length of the well-formed sequence at the start of `s`, or 0.
 size_t sequence_length(std::string_view s) {
   const auto at = [&](size_t i) { return static_cast<uint8_t>(s[i]); };
   const auto in = [&](size_t i, uint8_t lo, uint8_t hi) {
@@ -32,6 +29,18 @@ size_t sequence_length(std::string_view s) {
 
 }  // namespace
 
+std::optional<CodePoint> decode_utf8(std::string_view s) {
+  if (s.empty()) return std::nullopt;
+  const size_t length = sequence_length(s);
+  if (length == 0) return std::nullopt;
+  const auto byte = [&](size_t i) { return static_cast<uint32_t>(static_cast<uint8_t>(s[i])); };
+  // The lead byte keeps 7, 5, 4 or 3 payload bits; continuations 6 each.
+  constexpr uint32_t kLeadMask[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  uint32_t value = byte(0) & kLeadMask[length];
+  for (size_t i = 1; i < length; ++i) value = (value << 6) | (byte(i) & 0x3F);
+  return CodePoint{value, length};
+}
+
 std::string valid_utf8(std::string_view bytes) {
   std::string out;
   out.reserve(bytes.size());
@@ -48,4 +57,4 @@ std::string valid_utf8(std::string_view bytes) {
   return out;
 }
 
-}  // namespace vyre::plugin
+}  // namespace vyre

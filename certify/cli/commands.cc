@@ -1,0 +1,29 @@
+#include "certify/cli/command.h"
+
+#include <cstdio>
+
+namespace vyre::cli {
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = {
+      {"certify", "certify a backend (also: vyre-certify --backend NAME ...)", certify_usage(),
+       cmd_certify},
+      {"lower", "lower a program to SPIR-V for the vulkan backend", lower_usage(), cmd_lower},
+      {"rules", "list the validation rules", rules_usage(), cmd_rules},
+      {"run", "run one case file on a backend (default: the reference) and check its expectation",
+       run_usage(), cmd_run},
+      {"validate", validate_summary(), validate_usage(), cmd_validate},
+      {"verify", "check a report's certificate digest, schema and verdict", verify_usage(),
+       cmd_verify},
+  };
+  return table;
+}
+
+int usage_error(std::string_view who, std::string_view problem, std::string_view usage) {
+  std::fprintf(stderr, "%.*s: %.*s\nusage: %.*s\n", static_cast<int>(who.size()), who.data(),
+               static_cast<int>(problem.size()), problem.data(), static_cast<int>(usage.size()),
+               usage.data());
+  return kExitUsage;
+}
+
+}  // namespace vyre::cli

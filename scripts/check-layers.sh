@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Fails when a file includes a layer above its own: the folder tree is the
+# dependency graph (README.md, Layout), in this order, each layer including
+# only itself and the layers before it. Benchmarks (bench/ folders) and
+# examples are leaves: they may include every layer, and no layer includes them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+layers=(spec reference backends archetypes generators certify tests)
+rank_of() {
+  local i
+  for i in "${!layers[@]}"; do
+    if [ "${layers[$i]}" = "$1" ]; then
+      echo "$i"
+      return
+    fi
+  done
+  echo -1
+}
+
+violations=0
+checked=0
+while IFS= read -r file; do
+  own=${file%%/*}
+  own_rank=$(rank_of "$own")
+  # Benchmarks are a leaf: they may include every layer.
+  case "$file" in bench/* | */bench/*) own_rank=${#layers[@]} ;; esac
+  [ "$own_rank" -ge 0 ] || continue
+  checked=$((checked + 1))
+  while IFS= read -r line; do
+    target=${line#*\"}
+    target=${target%%\"*}
+    if [ "$own_rank" -lt ${#layers[@]} ] && [[ "$target" == */bench/* || "$target" == bench/* || "$target" == examples/* ]]; then
+      echo "$file: includes the leaf $target" >&2
+      violations=$((violations + 1))
+      continue
+    fi
+    rank=$(rank_of "${target%%/*}")
+    if [ "$rank" -gt "$own_rank" ]; then
+      echo "$file: includes $target, a layer above ${own}/" >&2
+      violations=$((violations + 1))
+    fi
+  done < <(grep -E '^\s*#\s*include\s+"' "$file" || true)
+done < <(git ls-files '*.h' '*.cc' '*.def')
+
+if [ "$checked" -eq 0 ]; then
+  echo "check-layers: no source file found; nothing was checked" >&2
+  exit 1
+fi
+if [ "$violations" -ne 0 ]; then
+  echo "check-layers: $violations include(s) point up the layer order" >&2
+  exit 1
+fi
+echo "check-layers: $checked files, every include points down the layer order"
