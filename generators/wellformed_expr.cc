@@ -175,7 +175,7 @@ ExprPtr gen_u32(Plan& p, int depth) {
   std::vector<Option> options = {
       {4, [&] { return u32(edge_biased_u32(p.rng)); }},
       {2, [&] { return gen_id(p); }},
-      {1, [&] { return buflen(p.rng.pick<BufferPlan>(p.buffers).decl.name); }},
+      {2, [&] { return buflen(p.rng.pick<BufferPlan>(p.buffers).decl.name); }},
   };
   if (has_var) options.push_back({5, [&] { return gen_var(p, DataType::U32); }});
   if (leaf) return choose(p.rng, options);
@@ -204,7 +204,7 @@ ExprPtr gen_u32(Plan& p, int depth) {
                        }});
   }
   if (p.features.casts && p.features.wide_types) {
-    options.push_back({2, [&] { return gen_cast_to(p, DataType::U32, depth); }});
+    options.push_back({3, [&] { return gen_cast_to(p, DataType::U32, depth); }});
   }
   if (p.features.own_atomics || p.features.contended_atomics) {
     options.push_back({2, [&] { return gen_atomic(p, depth); }});
@@ -273,6 +273,12 @@ ExprPtr gen_uniform_u32(Plan& p, int depth) {
 
 ExprPtr own_slot(Plan& p, const BufferPlan& b) {
   const char* index = b.role == Role::Workgroup ? kLocalIndex : kGlobalIndex;
+  if (p.rng.chance(1, 6)) {
+    // Either of two own slots, picked by any condition: still race-free.
+    ExprPtr cond = gen_condition(p, 1);
+    ExprPtr first = own_slot(p, b);
+    return select(std::move(cond), std::move(first), own_slot(p, b));
+  }
   const uint32_t slot = static_cast<uint32_t>(p.rng.below(b.slots));
   // Several spellings of index * slots + slot, so lowerings of each meet.
   if (b.slots == 1)
@@ -283,15 +289,18 @@ ExprPtr own_slot(Plan& p, const BufferPlan& b) {
 
 ExprPtr out_of_bounds_index(Plan& p, const BufferPlan& b, bool allow_locals) {
   // Just past the end (where a packed backend keeps the next buffer) or far.
-  switch (p.rng.below(allow_locals ? 4 : 3)) {
+  switch (p.rng.below(allow_locals ? 5 : 3)) {
     case 0:
       return u32(b.elements);
     case 1:
       return u32(b.elements + static_cast<uint32_t>(p.rng.between(1, 8)));
     case 2:
       return u32(p.rng.chance(1, 2) ? 0xffffffffu : 0x80000000u);
-    default:
+    case 3:
       return add(var(kGlobalIndex), u32(b.elements));
+    default:
+      // At least 2^31, past every buffer, whatever the expression.
+      return bit_or(gen_expr(p, DataType::U32, 2), u32(0x80000000u));
   }
 }
 

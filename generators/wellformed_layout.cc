@@ -32,6 +32,8 @@ void draw_features(Plan& p) {
     }
   }
   // Barriers and workgroup arrays make a program depend on the workgroup.
+  const ProgramFeatures& available = p.options.features;
+  f.workgroup_ids = available.workgroup_ids && (f.workgroup_ids || f.barriers || f.workgroup_memory);
   f.barriers = f.barriers && f.workgroup_ids;
   f.workgroup_memory = f.workgroup_memory && f.workgroup_ids;
   p.features = f;
@@ -53,7 +55,7 @@ void draw_grid(Plan& p) {
 }
 
 DataType draw_type(Plan& p) {
-  return p.features.wide_types && p.rng.chance(1, 2) ? p.rng.pick<DataType>(kValueTypes)
+  return p.features.wide_types && p.rng.chance(2, 3) ? p.rng.pick<DataType>(kValueTypes)
                                                      : DataType::U32;
 }
 
@@ -76,7 +78,7 @@ void size_storage(Plan& p, BufferPlan& b, uint32_t elements) {
 
 void plan_buffers(Plan& p) {
   const uint32_t total = p.total_invocations();
-  const uint32_t inputs = static_cast<uint32_t>(p.rng.between(1, 3));
+  const uint32_t inputs = static_cast<uint32_t>(p.rng.between(1, 4));
   for (uint32_t i = 0; i < inputs; ++i) {
     BufferPlan& b = add(p, "in" + std::to_string(i), Role::Input, BufferAccess::ReadOnly,
                         i == 0 ? DataType::U32 : draw_type(p));
@@ -85,8 +87,12 @@ void plan_buffers(Plan& p) {
                  p.rng.chance(1, 12) ? 0 : static_cast<uint32_t>(p.rng.between(1, 2 * total + 3)));
   }
   if (p.features.uniform_buffers) {
-    BufferPlan& b = add(p, "uni", Role::Uniform, BufferAccess::Uniform, draw_type(p));
-    size_storage(p, b, static_cast<uint32_t>(p.rng.between(1, 9)));
+    const uint32_t uniforms = static_cast<uint32_t>(p.rng.between(1, 2));
+    for (uint32_t i = 0; i < uniforms; ++i) {
+      BufferPlan& b =
+          add(p, "uni" + std::to_string(i), Role::Uniform, BufferAccess::Uniform, draw_type(p));
+      size_storage(p, b, static_cast<uint32_t>(p.rng.between(1, 9)));
+    }
   }
   const uint32_t outputs = static_cast<uint32_t>(p.rng.between(1, 3));
   for (uint32_t i = 0; i < outputs; ++i) {
@@ -118,9 +124,9 @@ void plan_buffers(Plan& p) {
     if (bytes % 4 == 0 && bytes > 0 && p.rng.chance(1, 3)) b.decl.count = b.elements;
   }
   if (p.features.workgroup_memory) {
-    const uint32_t arrays = static_cast<uint32_t>(p.rng.between(1, 2));
+    const uint32_t arrays = static_cast<uint32_t>(p.rng.between(1, 3));
     for (uint32_t i = 0; i < arrays; ++i) {
-      const bool bytes = p.features.bytes_buffers && p.rng.chance(1, 8);
+      const bool bytes = p.features.bytes_buffers && p.rng.chance(1, 4);
       BufferPlan& b = add(p, "wg" + std::to_string(i), bytes ? Role::Raw : Role::Workgroup,
                           BufferAccess::Workgroup, bytes ? DataType::Bytes : draw_type(p));
       // Larger than the workgroup: several slots per local invocation.

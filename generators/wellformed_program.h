@@ -49,7 +49,7 @@ struct GeneratorOptions {
   /// The features available; swarm testing draws a subset of these.
   ProgramFeatures features;
   /// Statements generated per program, roughly (nesting included).
-  uint32_t max_statements = 28;
+  uint32_t max_statements = 32;
   /// Deepest expression below a statement, roughly.
   uint32_t max_expr_depth = 4;
   /// Deepest If/Loop/Block nesting.

@@ -111,7 +111,7 @@ void gen_statements(Plan& p, Body& out, int nesting, bool may_return, int length
                                              can_nest && p.features.ifs ? 2u : 0u,
                                              can_nest && p.features.loops ? 2u : 0u,
                                              can_nest && p.features.blocks ? 1u : 0u,
-                                             may_return && p.features.early_return ? 1u : 0u};
+                                             may_return && p.features.early_return ? 2u : 0u};
     uint64_t total = 0;
     for (uint64_t w : weights) total += w;
     uint64_t pick = p.rng.below(total);
