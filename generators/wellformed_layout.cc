@@ -33,7 +33,8 @@ void draw_features(Plan& p) {
   }
   // Barriers and workgroup arrays make a program depend on the workgroup.
   const ProgramFeatures& available = p.options.features;
-  f.workgroup_ids = available.workgroup_ids && (f.workgroup_ids || f.barriers || f.workgroup_memory);
+  f.workgroup_ids =
+      available.workgroup_ids && (f.workgroup_ids || f.barriers || f.workgroup_memory);
   f.barriers = f.barriers && f.workgroup_ids;
   f.workgroup_memory = f.workgroup_memory && f.workgroup_ids;
   p.features = f;
