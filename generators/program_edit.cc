@@ -228,6 +228,35 @@ std::vector<ExprPtr> operands(const Expr& e) {
   return {};
 }
 
+ExprPtr with_operands(const ExprPtr& e, const std::vector<ExprPtr>& ops) {
+  // Operand k is expression number 1 + the sizes of the operands before it;
+  // replacing them first to last keeps that numbering right.
+  ExprPtr out = e;
+  size_t position = 1;
+  for (const ExprPtr& replacement : ops) {
+    size_t counter = 0;
+    out = rewrite_expr(out, counter, position, [&](const ExprPtr&) { return replacement; });
+    position += expr_size(replacement);
+  }
+  return out;
+}
+
+ExprPtr transform(const ExprPtr& e, const std::function<ExprPtr(const ExprPtr&)>& post) {
+  if (!e) return e;
+  std::vector<ExprPtr> ops = operands(*e);
+  for (ExprPtr& o : ops) o = transform(o, post);
+  return post(ops.empty() ? e : with_operands(e, ops));
+}
+
+Body transform(const Body& body, const std::function<ExprPtr(const ExprPtr&)>& post) {
+  Body out = body;
+  for (Node& n : out) {
+    for (ExprPtr* e : own_exprs(n)) *e = transform(*e, post);
+    for (Body* b : bodies(n)) *b = transform(*b, post);
+  }
+  return out;
+}
+
 bool has_atomic(const ExprPtr& e) {
   if (!e) return false;
   if (e->as<expr::Atomic>() != nullptr) return true;

@@ -40,6 +40,12 @@ Body replace_expression(const Body& body, size_t index,
 
 /// The direct operands of `e`, in evaluation order.
 std::vector<ExprPtr> operands(const Expr& e);
+/// `e` with its direct operands replaced by `ops` (same count and order as operands()).
+ExprPtr with_operands(const ExprPtr& e, const std::vector<ExprPtr>& ops);
+/// `e` rebuilt bottom-up: the operands first, then `post` applied to the node.
+ExprPtr transform(const ExprPtr& e, const std::function<ExprPtr(const ExprPtr&)>& post);
+/// Every expression of `body`, nested bodies included, transformed.
+Body transform(const Body& body, const std::function<ExprPtr(const ExprPtr&)>& post);
 /// True when `e` or an operand is an Atomic (the only side effect).
 bool has_atomic(const ExprPtr& e);
 /// True when a statement, or a statement nested in it, holds an Atomic.
