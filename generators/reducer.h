@@ -2,7 +2,11 @@
 // IR): greedy, to a fixed point, each step kept only when the case stays
 // valid and `interesting` still holds. The certifier's predicate is
 // "conforming on the reference and still failing on the backend"; any
-// predicate works, and invalid candidates never reach it.
+// predicate works, and invalid candidates never reach it. Valid candidates
+// can still run long (a bounded loop bound such as `mod(x, 7)` reduced to
+// `x` may iterate 2^32 times), so a predicate should run the reference with
+// a small step budget (the tests use 2^22) and call a failed run
+// uninteresting.
 #pragma once
 
 #include <cstdint>
