@@ -1,0 +1,57 @@
+// The coverage record on hand-built programs, and the default generator's
+// reach over the whole universe.
+#include "generators/coverage.h"
+
+#include <gtest/gtest.h>
+
+#include "generators/wellformed_program.h"
+#include "spec/ir/builder.h"
+
+namespace vyre {
+namespace {
+
+using namespace build;
+
+TEST(Coverage, RecordsOpTypeAndContext) {
+  const Program p{{storage("in", 0, BufferAccess::ReadOnly, DataType::U64),
+                   storage("out", 1, BufferAccess::ReadWrite)},
+                  {1, 1, 1},
+                  {let("x", cast(DataType::U32, load("in", add(invocation_id(0), u32(1))))),
+                   store("out", var("x"), call("primitive.min", {var("x"), u32(2)}))}};
+  const Coverage c = coverage_of(p);
+  const auto& h = c.hits();
+  EXPECT_TRUE(h.contains({"load.read_only", DataType::U64, CoverageContext::LetValue}));
+  EXPECT_TRUE(h.contains({"cast.from.u64", DataType::U32, CoverageContext::LetValue}));
+  EXPECT_TRUE(h.contains({"bin.add", DataType::U32, CoverageContext::LoadIndex}));
+  EXPECT_TRUE(h.contains({"id.invocation_id.x", DataType::U32, CoverageContext::LoadIndex}));
+  EXPECT_TRUE(h.contains({"var", DataType::U32, CoverageContext::StoreIndex}));
+  EXPECT_TRUE(h.contains({"var", DataType::U32, CoverageContext::CallArg}));
+  EXPECT_TRUE(h.contains({"call.primitive.min", DataType::U32, CoverageContext::StoreValue}));
+  EXPECT_TRUE(h.contains({"stmt.store.read_write", DataType::U32, CoverageContext::TopLevel}));
+  EXPECT_TRUE(h.contains({"stmt.let", DataType::U32, CoverageContext::TopLevel}));
+  EXPECT_EQ(h.size(), 11u);
+}
+
+TEST(Coverage, MergeUnitesAndMissingShrinks) {
+  const Program a{
+      {storage("out", 0, BufferAccess::ReadWrite)}, {1, 1, 1}, {store("out", u32(0), u32(1))}};
+  const Program b{{storage("out", 0, BufferAccess::ReadWrite)}, {1, 1, 1}, {ret()}};
+  Coverage c = coverage_of(a);
+  const size_t missing_a = c.missing().size();
+  c.merge(coverage_of(b));
+  EXPECT_EQ(c.hits().size(), coverage_of(a).hits().size() + coverage_of(b).hits().size());
+  EXPECT_EQ(c.missing().size() + 2, missing_a);  // stmt.return u32 and stmt.return @ top_level
+  EXPECT_LT(c.missing().size(), Coverage::universe_size());
+}
+
+TEST(Coverage, ThreeHundredDefaultProgramsReachTheWholeUniverse) {
+  Coverage all;
+  for (uint64_t seed = 1; seed <= 300; ++seed)
+    all.merge(coverage_of(generate_wellformed_case(seed).program));
+  std::string missing;
+  for (const std::string& m : all.missing()) missing += m + "\n";
+  EXPECT_TRUE(missing.empty()) << "not reached:\n" << missing;
+}
+
+}  // namespace
+}  // namespace vyre

@@ -1,0 +1,78 @@
+// A generator of random well-defined programs with edge-biased inputs, for
+// differential testing of backends against the reference interpreter.
+// Every program is valid (validate() accepts it), terminates within a small
+// step budget, and is conforming by construction: each invocation stores
+// only to its own slots of output buffers (slots derived from its global
+// id), shared inputs are only read, workgroup arrays are written at own
+// slots, then a barrier in uniform control flow, then read anywhere, and
+// contended locations are touched by atomics only, one order-independent
+// operation per buffer whose return value is masked to zero. Draws come from
+// Prng alone, so a seed names the same case forever.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spec/ir/test_case.h"
+
+namespace vyre {
+
+/// The features one program may use. Swarm testing draws a random subset
+/// per program, so features that crowd each other out still meet alone.
+struct ProgramFeatures {
+  bool ifs = true;                ///< If statements with data-dependent conditions.
+  bool loops = true;              ///< Loops with data-dependent, bounded trip counts.
+  bool blocks = true;             ///< Nested Block scopes.
+  bool selects = true;            ///< Select expressions.
+  bool calls = true;              ///< Calls of the inlinable primitive.* ops.
+  bool casts = true;              ///< Casts between the value types.
+  bool wide_types = true;         ///< I32, U64, Vec2U32, Vec4U32 and Bool values and buffers.
+  bool own_atomics = true;        ///< Atomics on the invocation's own slots (results used).
+  bool contended_atomics = true;  ///< Atomics shared by all invocations (results masked).
+  bool workgroup_ids = true;      ///< LocalId, WorkgroupId and a per-workgroup shape dependence.
+  bool barriers = true;           ///< Several phases separated by barriers (needs workgroup_ids).
+  bool workgroup_memory = true;   ///< Workgroup arrays (needs workgroup_ids).
+  bool uniform_buffers = true;    ///< Uniform-access input buffers.
+  bool bytes_buffers = true;      ///< Bytes buffers of every length mod 4 (BufLen only).
+  bool out_of_bounds = true;      ///< Out-of-bounds loads, stores and atomics.
+  bool early_return = true;       ///< Return statements, a partial-grid guard among them.
+  bool multi_axis = true;         ///< Workgroups and grids with y and z extents above 1.
+  bool shadowing = true;          ///< Names reused in sibling scopes.
+};
+
+/// Knobs of the generator; the defaults keep reference runs fast.
+struct GeneratorOptions {
+  /// Draw a random subset of features per program (swarm testing); when
+  /// false every feature of `features` is used.
+  bool swarm = true;
+  /// The features available; swarm testing draws a subset of these.
+  ProgramFeatures features;
+  /// Statements generated per program, roughly (nesting included).
+  uint32_t max_statements = 32;
+  /// Deepest expression below a statement, roughly.
+  uint32_t max_expr_depth = 4;
+  /// Deepest If/Loop/Block nesting.
+  uint32_t max_nesting = 3;
+  /// Most invocations in the grid.
+  uint32_t max_invocations = 192;
+};
+
+/// A generated case and the features it was drawn with.
+struct GeneratedCase {
+  TestCase test_case;
+  ProgramFeatures features;
+};
+
+/// The case for `seed`: program, grid and edge-biased inputs; `name` is
+/// "wellformed-<seed>" and `expected` is empty (the reference defines it).
+GeneratedCase generate_wellformed(uint64_t seed, const GeneratorOptions& options = {});
+
+/// generate_wellformed(seed, options).test_case.
+TestCase generate_wellformed_case(uint64_t seed, const GeneratorOptions& options = {});
+
+/// The edge values inputs and literals favour: 0, 1, 31, 32, 33, 0x7fffffff,
+/// 0x80000000, 0xffffffff and small negatives.
+std::vector<uint32_t> edge_values();
+
+}  // namespace vyre

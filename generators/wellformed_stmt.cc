@@ -1,0 +1,217 @@
+// The statement half of the well-formed generator: the prologue locals, the
+// phases of the entry body, and the barriers between them. Barriers stand
+// only where control is uniform (top level, or a uniform If or Loop that
+// reaches one on every path), and Return only where no barrier follows, or
+// under a uniform condition, so V010 and the dynamic divergence check hold.
+#include <algorithm>
+
+#include "generators/wellformed_context.h"
+#include "spec/ir/builder.h"
+
+namespace vyre::wellformed {
+namespace {
+
+using namespace build;
+
+int expr_depth(Plan& p) {
+  return static_cast<int>(p.rng.between(1, p.options.max_expr_depth));
+}
+
+/// x + y * nx + z * nx * ny over one kind of id: an index unique to each
+/// invocation of the grid (gid) or of its workgroup (lid).
+template <typename Id>
+ExprPtr linear_index(Id id, std::array<uint32_t, 3> extent, bool multi_axis) {
+  if (!multi_axis) return id(0);
+  return add(add(id(0), mul(id(1), u32(extent[0]))), mul(id(2), u32(extent[0] * extent[1])));
+}
+
+void gen_statements(Plan& p, Body& out, int nesting, bool may_return, int length);
+
+Body gen_scoped_body(Plan& p, int nesting, bool may_return) {
+  Body body;
+  p.open_scope();
+  gen_statements(p, body, nesting, may_return, static_cast<int>(p.rng.between(1, 4)));
+  p.close_scope();
+  return body;
+}
+
+Node gen_let(Plan& p) {
+  const std::vector<DataType> types = p.value_types();
+  const DataType type = p.rng.chance(1, 2) ? DataType::U32 : p.rng.pick<DataType>(types);
+  ExprPtr value = gen_expr(p, type, expr_depth(p));
+  std::string name = p.fresh_name();
+  p.declare(name, type, true);
+  return let(std::move(name), std::move(value));
+}
+
+Node gen_assign(Plan& p, const Local& target) {
+  return assign(target.name, gen_expr(p, target.type, expr_depth(p)));
+}
+
+/// A store this invocation may make without a race: an own slot, or an
+/// index past the end of any writable buffer.
+Node gen_store(Plan& p) {
+  std::vector<const BufferPlan*> targets;
+  for (const BufferPlan& b : p.buffers) {
+    const bool own = b.role == Role::Own || (b.role == Role::Workgroup && b.writable_phase);
+    const bool oob_only =
+        (b.role == Role::Counter || b.role == Role::Workgroup) && p.features.out_of_bounds;
+    if (own || oob_only) targets.push_back(&b);
+  }
+  const BufferPlan& b = *p.rng.pick<const BufferPlan*>(targets);
+  const bool own = b.role == Role::Own || (b.role == Role::Workgroup && b.writable_phase);
+  ExprPtr index = own && !(p.features.out_of_bounds && p.rng.chance(1, 8))
+                      ? own_slot(p, b)
+                      : out_of_bounds_index(p, b, true);
+  return store(b.decl.name, std::move(index), gen_expr(p, b.decl.element, expr_depth(p)));
+}
+
+/// Loop bounds with a data-dependent trip count of at most 6.
+Node gen_loop(Plan& p, int nesting, bool may_return) {
+  const int depth = expr_depth(p);
+  ExprPtr from = p.rng.chance(1, 2) ? u32(static_cast<uint32_t>(p.rng.below(3)))
+                                    : mod(gen_expr(p, DataType::U32, depth), u32(3));
+  ExprPtr to;
+  switch (p.rng.below(4)) {
+    case 0:
+      to = u32(static_cast<uint32_t>(p.rng.below(7)));
+      break;
+    case 1:
+      to = mod(gen_expr(p, DataType::U32, depth), u32(7));
+      break;
+    case 2:
+      to = call("primitive.min", {gen_expr(p, DataType::U32, depth), u32(6)});
+      break;
+    default:
+      to = call("primitive.clamp", {gen_expr(p, DataType::U32, depth), u32(1), u32(5)});
+      break;
+  }
+  std::string name = p.fresh_name();
+  p.open_scope();
+  p.declare(name, DataType::U32, false);
+  Body body;
+  gen_statements(p, body, nesting + 1, may_return, static_cast<int>(p.rng.between(1, 4)));
+  p.close_scope();
+  return loop(std::move(name), std::move(from), std::move(to), std::move(body));
+}
+
+void gen_statements(Plan& p, Body& out, int nesting, bool may_return, int length) {
+  const bool can_nest = nesting < static_cast<int>(p.options.max_nesting);
+  for (int i = 0; i < length && p.budget > 0; ++i) {
+    --p.budget;
+    const auto assignable = p.locals_of(DataType::U32, true);
+    std::vector<const Local*> any_assignable;
+    for (DataType t : p.value_types()) {
+      for (const Local* l : p.locals_of(t, true)) any_assignable.push_back(l);
+    }
+    // Weights: let, assign, store, if, loop, block, return.
+    const std::array<uint64_t, 7> weights = {4,
+                                             any_assignable.empty() ? 0u : 3u,
+                                             5,
+                                             can_nest && p.features.ifs ? 2u : 0u,
+                                             can_nest && p.features.loops ? 2u : 0u,
+                                             can_nest && p.features.blocks ? 1u : 0u,
+                                             may_return && p.features.early_return ? 2u : 0u};
+    uint64_t total = 0;
+    for (uint64_t w : weights) total += w;
+    uint64_t pick = p.rng.below(total);
+    size_t kind = 0;
+    while (pick >= weights[kind]) pick -= weights[kind++];
+    switch (kind) {
+      case 0:
+        out.push_back(gen_let(p));
+        break;
+      case 1:
+        out.push_back(gen_assign(p, *p.rng.pick<const Local*>(any_assignable)));
+        break;
+      case 2:
+        out.push_back(gen_store(p));
+        break;
+      case 3: {
+        ExprPtr cond = gen_condition(p, expr_depth(p));
+        Body then_body = gen_scoped_body(p, nesting + 1, may_return);
+        Body otherwise = p.rng.chance(1, 2) ? gen_scoped_body(p, nesting + 1, may_return) : Body{};
+        out.push_back(if_(std::move(cond), std::move(then_body), std::move(otherwise)));
+        break;
+      }
+      case 4:
+        out.push_back(gen_loop(p, nesting, may_return));
+        break;
+      case 5:
+        out.push_back(block(gen_scoped_body(p, nesting + 1, may_return)));
+        break;
+      default:
+        // Nothing may follow a Return in its body (V031).
+        out.push_back(ret());
+        return;
+    }
+  }
+}
+
+/// A barrier every invocation of the workgroup reaches at least once.
+Node gen_barrier(Plan& p) {
+  switch (p.rng.below(4)) {
+    case 0:
+      return barrier();
+    case 1:
+      return block({barrier()});
+    case 2:
+      return if_(gen_uniform_u32(p, 2), {barrier()}, {barrier()});
+    default: {
+      // 1 or 2 trips, uniform: 1 + (u % 2).
+      std::string name = p.fresh_name();
+      p.closed_names.push_back(name);
+      return loop(std::move(name), u32(0), add(u32(1), mod(gen_uniform_u32(p, 2), u32(2))),
+                  {barrier()});
+    }
+  }
+}
+
+void set_workgroup_phase(Plan& p) {
+  for (BufferPlan& b : p.buffers) {
+    if (b.role == Role::Workgroup) b.writable_phase = p.rng.chance(1, 2);
+  }
+}
+
+}  // namespace
+
+Body gen_entry(Plan& p) {
+  Body entry;
+  p.open_scope();
+  const auto total =
+      std::array<uint32_t, 3>{p.workgroup_size[0] * p.grid[0], p.workgroup_size[1] * p.grid[1],
+                              p.workgroup_size[2] * p.grid[2]};
+  entry.push_back(let(kGlobalIndex, linear_index([](uint32_t a) { return build::invocation_id(a); },
+                                                 total, p.features.multi_axis)));
+  p.declare(kGlobalIndex, DataType::U32, false);
+  if (p.features.workgroup_ids) {
+    entry.push_back(let(kLocalIndex, linear_index([](uint32_t a) { return build::local_id(a); },
+                                                  p.workgroup_size, p.features.multi_axis)));
+    p.declare(kLocalIndex, DataType::U32, false);
+  }
+  const int phases = p.features.barriers ? static_cast<int>(p.rng.between(2, 4)) : 1;
+  p.budget =
+      static_cast<int>(p.rng.between(p.options.max_statements / 3, p.options.max_statements));
+  for (int phase = 0; phase < phases; ++phase) {
+    const bool last = phase + 1 == phases;
+    set_workgroup_phase(p);
+    if (last && p.features.early_return && p.rng.chance(1, 3)) {
+      // A partial grid: invocations past n do nothing more.
+      const uint32_t n = static_cast<uint32_t>(p.rng.between(1, p.total_invocations()));
+      entry.push_back(if_(ge(var(kGlobalIndex), u32(n)), {ret()}));
+    }
+    const int share = std::max(1, p.budget / (phases - phase));
+    gen_statements(p, entry, 0, last, share);
+    if (entry.back().as<node::Return>() != nullptr) break;
+    if (last) break;
+    if (p.features.early_return && p.rng.chance(1, 4)) {
+      // Whole workgroups leave together; the barrier stays uniform.
+      entry.push_back(if_(gen_uniform_u32(p, 2), {ret()}));
+    }
+    entry.push_back(gen_barrier(p));
+  }
+  p.close_scope();
+  return entry;
+}
+
+}  // namespace vyre::wellformed
