@@ -100,6 +100,11 @@ class Batch {
 
   uint32_t slot_of(uint32_t run) const { return run == 0 ? 0 : 1 + run % chunk_; }
   bool compares() const { return runs_ > 1 && outputs_ > 0; }
+  /// Runs are compared by the compare shader where outputs sit in device
+  /// memory; where the device uses host memory in place (a CPU device), the
+  /// host compares them, which on such a device is the same memory and
+  /// several times faster than a shader.
+  bool compares_on_device() const { return compares() && request_.staged; }
 
   /// Bindings, slot sizes and how many runs go in one submission.
   bool plan() {
@@ -156,7 +161,7 @@ class Batch {
       if (!control.ok()) return fail(control.error());
       control_ = *control;
     }
-    if (compares()) {
+    if (compares_on_device()) {
       Result<DeviceBuffer*> flags = buffers_.create(
           std::max<VkDeviceSize>(16, VkDeviceSize{chunk_} * 4), MemoryPlace::HostVisible);
       if (!flags.ok()) return fail(flags.error());
@@ -194,7 +199,7 @@ class Batch {
     for (const Binding& b : bindings_)
       ++(b.decl->access == BufferAccess::Uniform ? uniform : storage);
     const uint32_t program_sets = program.set_layout != VK_NULL_HANDLE ? slots_ : 0;
-    const uint32_t compare_sets = compares() ? (slots_ - 1) * outputs_ : 0;
+    const uint32_t compare_sets = compares_on_device() ? (slots_ - 1) * outputs_ : 0;
     if (program_sets + compare_sets == 0) return true;
     std::vector<VkDescriptorPoolSize> sizes;
     const uint32_t storage_total = program_sets * storage + compare_sets * 3;
@@ -257,7 +262,7 @@ class Batch {
       }
     }
     size_t next = 0;
-    for (uint32_t slot = 1; compares() && slot < slots_; ++slot) {
+    for (uint32_t slot = 1; compares_on_device() && slot < slots_; ++slot) {
       for (const Binding& b : bindings_) {
         if (!b.output) continue;
         const VkDescriptorSet set = compare_sets_[next++];
@@ -304,9 +309,7 @@ class Batch {
     outcome_.dispatches += end - first;
     if (first == 0) record_run_outputs(outcome_, 0, outputs_in(0));
     for (uint32_t run = std::max<uint32_t>(first, 1); compares() && run < end; ++run) {
-      uint32_t flag = 0;
-      std::memcpy(&flag, flags_->mapped + 4 * (slot_of(run) - 1), 4);
-      if (flag == 0) continue;
+      if (!differs_from_run_zero(run)) continue;
       if (outcome_.differing.size() >= kMaxReportedDifferingRuns) {
         ++outcome_.differing_runs;
         continue;
@@ -315,6 +318,23 @@ class Batch {
       record_run_outputs(outcome_, run, outputs_in(slot_of(run)));
     }
     return true;
+  }
+
+  /// The compare shader's flag, or the host's comparison of the mapped slots.
+  bool differs_from_run_zero(uint32_t run) const {
+    const uint32_t slot = slot_of(run);
+    if (compares_on_device()) {
+      uint32_t flag = 0;
+      std::memcpy(&flag, flags_->mapped + 4 * (slot - 1), 4);
+      return flag != 0;
+    }
+    for (const Binding& b : bindings_) {
+      if (!b.output || b.bytes->empty()) continue;
+      if (std::memcmp(b.slots->mapped + b.stride * slot, b.slots->mapped, b.bytes->size()) != 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /// Each run's outputs start from the pristine bytes, its control words from 0.
@@ -330,7 +350,9 @@ class Batch {
         vk_.vkCmdFillBuffer(cmd, control_->buffer, control_stride_ * slot, kControlBytes, 0);
       }
     }
-    if (compares()) vk_.vkCmdFillBuffer(cmd, flags_->buffer, 0, VkDeviceSize{chunk_} * 4, 0);
+    if (compares_on_device()) {
+      vk_.vkCmdFillBuffer(cmd, flags_->buffer, 0, VkDeviceSize{chunk_} * 4, 0);
+    }
     memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
@@ -384,7 +406,7 @@ class Batch {
 
   /// Every run but 0 against run 0, output by output, on the device.
   void record_comparisons(VkCommandBuffer cmd, uint32_t first, uint32_t end) {
-    if (!compares() || end <= std::max<uint32_t>(first, 1)) return;
+    if (!compares_on_device() || end <= std::max<uint32_t>(first, 1)) return;
     const Pipeline& compare = request_.compare;
     vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, compare.pipeline);
     for (uint32_t run = std::max<uint32_t>(first, 1); run < end; ++run) {

@@ -223,16 +223,18 @@ BatchOutcome VulkanBackend::dispatch_runs(const CompiledProgram& compiled, const
   const double setup_ms = built ? ms_since(setup_start) : 0.0;
   state_->pipelines_built += built ? 1 : 0;
 
-  const BatchRequest request{**pipeline,
-                             **compare,
-                             iface,
-                             inputs,
-                             grid,
-                             options,
-                             state_->options.force_staging || !instance.unified_memory(),
-                             state_->options.fence_timeout,
-                             kDefaultBatchSlotBytes,
-                             state_->perturbed_run};
+  const bool staged = state_->options.force_staging || !instance.unified_memory();
+  const BatchRequest request{
+      **pipeline,
+      **compare,
+      iface,
+      inputs,
+      grid,
+      options,
+      staged,
+      state_->options.fence_timeout,
+      instance.unified_memory() ? kHostBatchSlotBytes : kDeviceBatchSlotBytes,
+      state_->perturbed_run};
   outcome = run_batch(**device, *state_->buffers, request);
   outcome.timing.setup_ms = setup_ms;
   finish_batch_timing(outcome, ms_since(start));
