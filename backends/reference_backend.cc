@@ -70,8 +70,14 @@ std::optional<std::string> past_invocation_limit(const Program& program, const G
          " the reference interpreter runs; dispatch fewer or smaller workgroups";
 }
 
+/// Runs whose run 0 took less than this run serially: starting threads and
+/// sharing the outcome cost more than they save.
+constexpr double kParallelRunMinMs = 0.5;
+
 class ReferenceBackend final : public Backend {
  public:
+  explicit ReferenceBackend(uint32_t host_threads) : host_threads_(host_threads) {}
+
   std::string name() const override { return "reference"; }
 
   Capabilities probe() override {
@@ -128,8 +134,9 @@ class ReferenceBackend final : public Backend {
     return outcome;
   }
 
-  /// Run 0 first, then the others on every host core: the interpreter is a
-  /// pure function of its inputs, so runs share nothing. Submissions mean
+  /// Run 0 first, then the others on every host core (BackendOptions::
+  /// host_threads) when run 0 took at least kParallelRunMinMs: the interpreter
+  /// is a pure function of its inputs, so runs share nothing. Submissions mean
   /// nothing here (every run is its own execution); each run counts as one.
   BatchOutcome dispatch_runs(const CompiledProgram& compiled, const BufferSet& inputs,
                              const Grid& grid, const BatchOptions& options) override {
@@ -143,8 +150,9 @@ class ReferenceBackend final : public Backend {
       outcome.message = std::move(first.message);
     } else {
       outcome.status = Status::Ok;
+      const bool parallel = first.timing.execute_ms >= kParallelRunMinMs;
       record_run_outputs(outcome, 0, std::move(first.outputs));
-      run_rest_in_parallel(compiled, inputs, grid, runs, outcome);
+      run_rest_in_parallel(compiled, inputs, grid, runs, parallel ? threads() : 1, outcome);
     }
     outcome.submissions = outcome.dispatches;
     finish_batch_timing(
@@ -154,10 +162,15 @@ class ReferenceBackend final : public Backend {
   }
 
  private:
-  /// Runs 1..runs-1 on min(cores, runs - 1) threads; keeps the lowest-indexed
+  uint32_t threads() const {
+    return host_threads_ != 0 ? host_threads_ : std::max(1u, std::thread::hardware_concurrency());
+  }
+
+  /// Runs 1..runs-1 on min(max_threads, runs - 1) threads; keeps the lowest-indexed
   /// differing runs and the lowest-indexed failure, as a serial loop would.
   void run_rest_in_parallel(const CompiledProgram& compiled, const BufferSet& inputs,
-                            const Grid& grid, uint32_t runs, BatchOutcome& outcome) {
+                            const Grid& grid, uint32_t runs, uint32_t max_threads,
+                            BatchOutcome& outcome) {
     if (runs <= 1) return;
     const auto by_run = [](const DifferingRun& a, const DifferingRun& b) { return a.run < b.run; };
     std::atomic<uint32_t> next{1};
@@ -181,8 +194,7 @@ class ReferenceBackend final : public Backend {
         }
       }
     };
-    const uint32_t threads =
-        std::min<uint32_t>(std::max(1u, std::thread::hardware_concurrency()), runs - 1);
+    const uint32_t threads = std::min<uint32_t>(max_threads, runs - 1);
     std::vector<std::thread> pool;
     for (uint32_t t = 1; t < threads; ++t) pool.emplace_back(worker);
     worker();
@@ -196,12 +208,14 @@ class ReferenceBackend final : public Backend {
     outcome.differing_runs = differing_runs;
     outcome.differing = std::move(differing);
   }
+
+  uint32_t host_threads_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_reference_backend(const BackendOptions&) {
-  return std::make_unique<ReferenceBackend>();
+std::unique_ptr<Backend> make_reference_backend(const BackendOptions& options) {
+  return std::make_unique<ReferenceBackend>(options.host_threads);
 }
 
 }  // namespace vyre

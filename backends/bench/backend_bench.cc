@@ -7,6 +7,7 @@
 //
 //   vyre_backend_bench [--vyre_backends=reference,vulkan] [benchmark flags]
 //   VYRE_BENCH_DEVICE=H100 vyre_backend_bench      # pick the Vulkan device
+//   VYRE_BENCH_HOST_THREADS=1 vyre_backend_bench   # reference batches serial
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -26,6 +27,9 @@ constexpr benchmark::IterationCount kPipelineBuildSamples = 10;
 BackendOptions options_from_environment() {
   BackendOptions options;
   if (const char* device = std::getenv("VYRE_BENCH_DEVICE")) options.device = device;
+  if (const char* threads = std::getenv("VYRE_BENCH_HOST_THREADS")) {
+    options.host_threads = static_cast<uint32_t>(std::strtoul(threads, nullptr, 10));
+  }
   return options;
 }
 

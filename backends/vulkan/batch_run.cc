@@ -339,17 +339,20 @@ class Batch {
 
   /// Each run's outputs start from the pristine bytes, its control words from 0.
   void record_fresh_outputs(VkCommandBuffer cmd, uint32_t first, uint32_t end) {
-    for (uint32_t run = first; run < end; ++run) {
-      const uint32_t slot = slot_of(run);
-      for (const Binding& b : bindings_) {
-        if (!b.output) continue;
-        const VkBufferCopy region{0, b.stride * slot, b.size};
-        vk_.vkCmdCopyBuffer(cmd, b.resident->buffer, b.slots->buffer, 1, &region);
+    // One copy command per output, one region per run: on lavapipe each
+    // command costs microseconds, as much as a small run.
+    std::vector<VkBufferCopy> regions;
+    for (const Binding& b : bindings_) {
+      if (!b.output) continue;
+      regions.clear();
+      for (uint32_t run = first; run < end; ++run) {
+        regions.push_back({0, b.stride * slot_of(run), b.size});
       }
-      if (control_ != nullptr) {
-        vk_.vkCmdFillBuffer(cmd, control_->buffer, control_stride_ * slot, kControlBytes, 0);
-      }
+      vk_.vkCmdCopyBuffer(cmd, b.resident->buffer, b.slots->buffer,
+                          static_cast<uint32_t>(regions.size()), regions.data());
     }
+    // Every slot's control words, run 0's included: they were read already.
+    if (control_ != nullptr) vk_.vkCmdFillBuffer(cmd, control_->buffer, 0, VK_WHOLE_SIZE, 0);
     if (compares_on_device()) {
       vk_.vkCmdFillBuffer(cmd, flags_->buffer, 0, VkDeviceSize{chunk_} * 4, 0);
     }
