@@ -1,7 +1,7 @@
 // The backend interface every backend implements, in this repo or outside it
 // (through the C ABI in backends/plugin_abi.h). Lifecycle:
 //   probe()    what the device can do; no program involved.
-//   compile()  pure translation of a validated Program; touches no device.
+//   compile()  pure translation of a validated Program; runs nothing on a device.
 //   dispatch() runs a compiled program on one input set and grid; a backend may
 //              cache device objects (pipelines) per compiled program.
 //   dispatch_runs() runs the same dispatch many times, each run an independent
@@ -148,7 +148,8 @@ class Backend {
   virtual std::string name() const = 0;
   /// Device capabilities; the same every call.
   virtual Capabilities probe() = 0;
-  /// Translates a validated program; must not touch a device.
+  /// Translates a validated program; runs nothing on a device (it may read
+  /// the device's limits to refuse a program early).
   virtual CompileOutcome compile(const Program& program) = 0;
   /// Runs a program from compile() of this backend.
   virtual DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "backends/vulkan/batch_plan.h"
 #include "backends/vulkan/compare_shader.h"
 #include "backends/vulkan/dispatch_checks.h"
 
@@ -13,9 +14,6 @@ namespace {
 
 /// Bytes of one run's control words (two words, padded like any small buffer).
 constexpr VkDeviceSize kControlBytes = 16;
-/// Most runs recorded in one command buffer: bounds descriptor sets and the
-/// work a single fence wait covers.
-constexpr uint32_t kMaxRunsPerSubmission = 256;
 /// Most workgroups of one comparison (any device takes 65535 on x).
 constexpr uint32_t kMaxCompareWorkgroups = 65535;
 
@@ -53,9 +51,7 @@ struct Binding {
   VkDeviceSize readback_offset = 0;  ///< In the staging buffer (outputs).
 };
 
-/// A run's place on the device. Run 0 keeps slot 0 for the whole batch (every
-/// other run is compared with it); the other runs of a submission take slots
-/// 1..chunk, reused by the next submission.
+/// One batch on the device, laid out by plan_batch.
 class Batch {
  public:
   Batch(VulkanDevice& device, BufferPool& pool, const BatchRequest& request)
@@ -70,10 +66,9 @@ class Batch {
   Batch& operator=(const Batch&) = delete;
 
   BatchOutcome run() {
-    runs_ = std::max<uint32_t>(request_.options.runs, 1);
     if (!plan() || !allocate() || !make_descriptor_sets()) return finish();
-    for (uint32_t first = 0; first < runs_; first += chunk_) {
-      if (!run_chunk(first, std::min(runs_, first + chunk_))) return finish();
+    for (uint32_t first = 0; first < plan_.runs; first += plan_.chunk) {
+      if (!run_chunk(first, std::min(plan_.runs, first + plan_.chunk))) return finish();
     }
     outcome_.status = Status::Ok;
     return finish();
@@ -98,8 +93,8 @@ class Batch {
     return std::move(outcome_);
   }
 
-  uint32_t slot_of(uint32_t run) const { return run == 0 ? 0 : 1 + run % chunk_; }
-  bool compares() const { return runs_ > 1 && outputs_ > 0; }
+  uint32_t slot_of(uint32_t run) const { return plan_.slot_of(run); }
+  bool compares() const { return plan_.runs > 1 && outputs_ > 0; }
   /// Runs are compared by the compare shader where outputs sit in device
   /// memory; where the device uses host memory in place (a CPU device), the
   /// host compares them, which on such a device is the same memory and
@@ -126,13 +121,7 @@ class Batch {
     }
     control_stride_ = align_up(kControlBytes, alignment);
     if (request_.iface.has_control_buffer) per_run += control_stride_;
-    const uint32_t submissions = std::clamp<uint32_t>(request_.options.submissions, 1, runs_);
-    const VkDeviceSize by_memory =
-        std::max<VkDeviceSize>(1, request_.slot_budget_bytes / std::max<VkDeviceSize>(per_run, 1));
-    chunk_ = (runs_ + submissions - 1) / submissions;
-    chunk_ = static_cast<uint32_t>(
-        std::min<VkDeviceSize>({chunk_, by_memory, VkDeviceSize{kMaxRunsPerSubmission}}));
-    slots_ = runs_ == 1 ? 1 : chunk_ + 1;
+    plan_ = plan_batch(request_.options, per_run, request_.slot_budget_bytes);
     return true;
   }
 
@@ -146,7 +135,7 @@ class Batch {
       b.upload_offset = staging_bytes;
       staging_bytes += b.size;
       if (!b.output) continue;
-      Result<DeviceBuffer*> slots = buffers_.create(b.stride * slots_, place);
+      Result<DeviceBuffer*> slots = buffers_.create(b.stride * plan_.slots, place);
       if (!slots.ok()) return fail(slots.error());
       b.slots = *slots;
     }
@@ -157,13 +146,13 @@ class Batch {
     }
     if (request_.iface.has_control_buffer) {
       Result<DeviceBuffer*> control =
-          buffers_.create(control_stride_ * slots_, MemoryPlace::HostVisible);
+          buffers_.create(control_stride_ * plan_.slots, MemoryPlace::HostVisible);
       if (!control.ok()) return fail(control.error());
       control_ = *control;
     }
     if (compares_on_device()) {
       Result<DeviceBuffer*> flags = buffers_.create(
-          std::max<VkDeviceSize>(16, VkDeviceSize{chunk_} * 4), MemoryPlace::HostVisible);
+          std::max<VkDeviceSize>(16, VkDeviceSize{plan_.chunk} * 4), MemoryPlace::HostVisible);
       if (!flags.ok()) return fail(flags.error());
       flags_ = *flags;
     }
@@ -198,8 +187,8 @@ class Batch {
     uint32_t uniform = 0;
     for (const Binding& b : bindings_)
       ++(b.decl->access == BufferAccess::Uniform ? uniform : storage);
-    const uint32_t program_sets = program.set_layout != VK_NULL_HANDLE ? slots_ : 0;
-    const uint32_t compare_sets = compares_on_device() ? (slots_ - 1) * outputs_ : 0;
+    const uint32_t program_sets = program.set_layout != VK_NULL_HANDLE ? plan_.slots : 0;
+    const uint32_t compare_sets = compares_on_device() ? (plan_.slots - 1) * outputs_ : 0;
     if (program_sets + compare_sets == 0) return true;
     std::vector<VkDescriptorPoolSize> sizes;
     const uint32_t storage_total = program_sets * storage + compare_sets * 3;
@@ -262,7 +251,7 @@ class Batch {
       }
     }
     size_t next = 0;
-    for (uint32_t slot = 1; compares_on_device() && slot < slots_; ++slot) {
+    for (uint32_t slot = 1; compares_on_device() && slot < plan_.slots; ++slot) {
       for (const Binding& b : bindings_) {
         if (!b.output) continue;
         const VkDescriptorSet set = compare_sets_[next++];
@@ -271,7 +260,7 @@ class Batch {
         write(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {b.slots->buffer, 0, range});
         write(set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {b.slots->buffer, b.stride * slot, range});
         write(set, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-              {flags_->buffer, 0, VkDeviceSize{chunk_} * 4});
+              {flags_->buffer, 0, VkDeviceSize{plan_.chunk} * 4});
       }
     }
     vk_.vkUpdateDescriptorSets(device_.device(), static_cast<uint32_t>(writes.size()),
@@ -354,7 +343,7 @@ class Batch {
     // Every slot's control words, run 0's included: they were read already.
     if (control_ != nullptr) vk_.vkCmdFillBuffer(cmd, control_->buffer, 0, VK_WHOLE_SIZE, 0);
     if (compares_on_device()) {
-      vk_.vkCmdFillBuffer(cmd, flags_->buffer, 0, VkDeviceSize{chunk_} * 4, 0);
+      vk_.vkCmdFillBuffer(cmd, flags_->buffer, 0, VkDeviceSize{plan_.chunk} * 4, 0);
     }
     memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -496,9 +485,7 @@ class Batch {
   const BatchRequest& request_;
   DispatchBuffers buffers_;
   BatchOutcome outcome_;
-  uint32_t runs_ = 1;
-  uint32_t chunk_ = 1;  ///< Runs per submission.
-  uint32_t slots_ = 1;
+  BatchPlan plan_;
   uint32_t outputs_ = 0;  ///< read_write bindings.
   std::vector<Binding> bindings_;
   VkDeviceSize control_stride_ = 0;
