@@ -1,9 +1,12 @@
 // The backend interface every backend implements, in this repo or outside it
 // (through the C ABI in backends/plugin_abi.h). Lifecycle:
 //   probe()    what the device can do; no program involved.
-//   compile()  pure translation of a validated Program; touches no device.
+//   compile()  pure translation of a validated Program; runs nothing on a device.
 //   dispatch() runs a compiled program on one input set and grid; a backend may
 //              cache device objects (pipelines) per compiled program.
+//   dispatch_runs() runs the same dispatch many times, each run an independent
+//              execution on freshly initialised outputs, and reports run 0's
+//              bytes and which runs differ from it (the determinism check).
 // A backend reports a Status; the certifier, not the backend, turns statuses
 // and bytes into verdicts.
 #pragma once
@@ -13,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "spec/ir/host_abi.h"
 #include "spec/ir/program.h"
@@ -84,6 +88,58 @@ struct DispatchOutcome {
   DispatchTiming timing;
 };
 
+/// How dispatch_runs spreads its runs.
+struct BatchOptions {
+  /// Independent runs of the dispatch (at least 1).
+  uint32_t runs = 1;
+  /// Separate submissions (each waited for before the next starts) the runs
+  /// are spread over, so that effects from one submission to the next are
+  /// still exercised; clamped to [1, runs]. A backend may use more (to bound
+  /// memory), never fewer.
+  uint32_t submissions = 1;
+};
+
+/// Most differing runs whose bytes a BatchOutcome carries.
+inline constexpr size_t kMaxReportedDifferingRuns = 4;
+
+/// A run whose outputs differ from run 0's.
+struct DifferingRun {
+  uint32_t run = 0;
+  BufferSet outputs;  ///< Every read_write buffer of that run.
+};
+
+/// Wall times of a batch.
+struct BatchTiming {
+  double total_ms = 0;  ///< Whole call: setup, uploads, runs, comparison, readback.
+  double setup_ms = 0;  ///< Pipeline creation (0 when cached).
+  /// (total_ms - setup_ms) / dispatches, in microseconds: the amortised cost
+  /// of one run, device work included (for a trivial program, its overhead).
+  double per_dispatch_us = 0;
+};
+
+/// Result of dispatch_runs. The runner judges run 0's bytes against the
+/// reference and treats every run in `differing` as a deviation; runs not
+/// listed produced exactly run 0's bytes.
+struct BatchOutcome {
+  /// Ok when every run finished; otherwise the first failing run's status.
+  Status status = Status::Error;
+  std::string message;
+  /// The run whose status is reported (0 when Ok).
+  uint32_t failed_run = 0;
+  /// Run 0's read_write buffers, when status is Ok.
+  BufferSet first_outputs;
+  /// The first kMaxReportedDifferingRuns runs whose outputs differ from run
+  /// 0's, by increasing run index, with their bytes.
+  std::vector<DifferingRun> differing;
+  /// How many runs differ from run 0 in all (may exceed differing.size()).
+  uint32_t differing_runs = 0;
+  /// Runs actually executed (all of them when Ok; fewer after a failure).
+  uint32_t dispatches = 0;
+  /// Submissions actually made.
+  uint32_t submissions = 0;
+  BatchTiming timing;
+};
+
 /// A compute backend.
 class Backend {
  public:
@@ -92,11 +148,25 @@ class Backend {
   virtual std::string name() const = 0;
   /// Device capabilities; the same every call.
   virtual Capabilities probe() = 0;
-  /// Translates a validated program; must not touch a device.
+  /// Translates a validated program; runs nothing on a device (it may read
+  /// the device's limits to refuse a program early).
   virtual CompileOutcome compile(const Program& program) = 0;
   /// Runs a program from compile() of this backend.
   virtual DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                                    const Grid& grid) = 0;
+  /// Runs `program` options.runs times on `inputs` (every run starts from
+  /// these bytes) and compares each run's outputs with run 0's. The default
+  /// calls dispatch() once per run, so every backend supports it; backends
+  /// override it to amortise submission and readback.
+  virtual BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
+                                     const Grid& grid, const BatchOptions& options);
 };
+
+/// Records run `run`'s outputs in `outcome` (the first run's, or a differing
+/// one) while a batch is assembled; shared by dispatch_runs implementations.
+void record_run_outputs(BatchOutcome& outcome, uint32_t run, BufferSet outputs);
+
+/// Fills timing.total_ms and per_dispatch_us from the batch's wall time.
+void finish_batch_timing(BatchOutcome& outcome, double total_ms);
 
 }  // namespace vyre

@@ -24,6 +24,9 @@ struct BackendOptions {
   /// Stage every buffer through a host-visible copy even where device memory
   /// is host-visible (exercises the discrete-GPU path on an integrated one).
   bool force_staging = false;
+  /// Threads the reference backend's dispatch_runs spreads runs over (0: one
+  /// per host core; 1: serial).
+  uint32_t host_threads = 0;
 };
 
 }  // namespace vyre

@@ -2,10 +2,14 @@
 #include "backends/reference_backend.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "reference/interpreter.h"
 #include "spec/validate/validator.h"
@@ -60,8 +64,14 @@ std::optional<std::string> past_invocation_limit(const Program& program, const G
          " the reference interpreter runs; dispatch fewer or smaller workgroups";
 }
 
+/// Runs whose run 0 took less than this run serially: starting threads and
+/// sharing the outcome cost more than they save.
+constexpr double kParallelRunMinMs = 0.5;
+
 class ReferenceBackend final : public Backend {
  public:
+  explicit ReferenceBackend(uint32_t host_threads) : host_threads_(host_threads) {}
+
   std::string name() const override { return "reference"; }
 
   Capabilities probe() override {
@@ -117,12 +127,89 @@ class ReferenceBackend final : public Backend {
     }
     return outcome;
   }
+
+  /// Run 0 first, then the others on every host core (BackendOptions::
+  /// host_threads) when run 0 took at least kParallelRunMinMs: the interpreter
+  /// is a pure function of its inputs, so runs share nothing. Submissions mean
+  /// nothing here (every run is its own execution); each run counts as one.
+  BatchOutcome dispatch_runs(const CompiledProgram& compiled, const BufferSet& inputs,
+                             const Grid& grid, const BatchOptions& options) override {
+    const auto start = std::chrono::steady_clock::now();
+    const uint32_t runs = std::max<uint32_t>(options.runs, 1);
+    BatchOutcome outcome;
+    DispatchOutcome first = dispatch(compiled, inputs, grid);
+    outcome.dispatches = 1;
+    if (first.status != Status::Ok) {
+      outcome.status = first.status;
+      outcome.message = std::move(first.message);
+    } else {
+      outcome.status = Status::Ok;
+      const bool parallel = first.timing.execute_ms >= kParallelRunMinMs;
+      record_run_outputs(outcome, 0, std::move(first.outputs));
+      run_rest_in_parallel(compiled, inputs, grid, runs, parallel ? threads() : 1, outcome);
+    }
+    outcome.submissions = outcome.dispatches;
+    finish_batch_timing(
+        outcome, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
+    return outcome;
+  }
+
+ private:
+  uint32_t threads() const {
+    return host_threads_ != 0 ? host_threads_ : std::max(1u, std::thread::hardware_concurrency());
+  }
+
+  /// Runs 1..runs-1 on min(max_threads, runs - 1) threads; keeps the lowest-indexed
+  /// differing runs and the lowest-indexed failure, as a serial loop would.
+  void run_rest_in_parallel(const CompiledProgram& compiled, const BufferSet& inputs,
+                            const Grid& grid, uint32_t runs, uint32_t max_threads,
+                            BatchOutcome& outcome) {
+    if (runs <= 1) return;
+    const auto by_run = [](const DifferingRun& a, const DifferingRun& b) { return a.run < b.run; };
+    std::atomic<uint32_t> next{1};
+    std::mutex mutex;
+    std::vector<DifferingRun> differing;  // The lowest-indexed, at most kMaxReportedDifferingRuns.
+    uint32_t differing_runs = 0;
+    std::optional<std::pair<uint32_t, DispatchOutcome>> failure;
+    const auto worker = [&] {
+      for (uint32_t run = next.fetch_add(1); run < runs; run = next.fetch_add(1)) {
+        DispatchOutcome one = dispatch(compiled, inputs, grid);
+        const bool same = one.status == Status::Ok && one.outputs == outcome.first_outputs;
+        std::lock_guard lock(mutex);
+        ++outcome.dispatches;
+        if (one.status != Status::Ok) {
+          if (!failure || run < failure->first) failure.emplace(run, std::move(one));
+        } else if (!same) {
+          ++differing_runs;
+          differing.push_back({run, std::move(one.outputs)});
+          std::sort(differing.begin(), differing.end(), by_run);
+          if (differing.size() > kMaxReportedDifferingRuns) differing.pop_back();
+        }
+      }
+    };
+    const uint32_t threads = std::min<uint32_t>(max_threads, runs - 1);
+    std::vector<std::thread> pool;
+    for (uint32_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+    if (failure) {
+      outcome.status = failure->second.status;
+      outcome.message = std::move(failure->second.message);
+      outcome.failed_run = failure->first;
+      outcome.first_outputs.clear();
+    }
+    outcome.differing_runs = differing_runs;
+    outcome.differing = std::move(differing);
+  }
+
+  uint32_t host_threads_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_reference_backend(const BackendOptions&) {
-  return std::make_unique<ReferenceBackend>();
+std::unique_ptr<Backend> make_reference_backend(const BackendOptions& options) {
+  return std::make_unique<ReferenceBackend>(options.host_threads);
 }
 
 }  // namespace vyre

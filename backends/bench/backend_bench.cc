@@ -1,12 +1,16 @@
 // Backend benchmark (Google Benchmark): for every backend and workload, the
 // compile time, the pipeline build time (first dispatch of a compiled
 // program) and the time of later dispatches with their upload, execute and
-// readback phases as counters.
+// readback phases as counters; for the tiny and elementwise workloads also a
+// batch of 100 runs (dispatch_runs) over 1 and over 10 submissions, whose
+// per_dispatch_us counter compares with the single dispatch's.
 //
 //   vyre_backend_bench [--vyre_backends=reference,vulkan] [benchmark flags]
 //   VYRE_BENCH_DEVICE=H100 vyre_backend_bench      # pick the Vulkan device
+//   VYRE_BENCH_HOST_THREADS=1 vyre_backend_bench   # reference batches serial
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -23,6 +27,9 @@ constexpr benchmark::IterationCount kPipelineBuildSamples = 10;
 BackendOptions options_from_environment() {
   BackendOptions options;
   if (const char* device = std::getenv("VYRE_BENCH_DEVICE")) options.device = device;
+  if (const char* threads = std::getenv("VYRE_BENCH_HOST_THREADS")) {
+    options.host_threads = static_cast<uint32_t>(std::strtoul(threads, nullptr, 10));
+  }
   return options;
 }
 
@@ -85,8 +92,12 @@ void dispatch(benchmark::State& state, std::string backend_name, const Workload&
   auto program = compile_or_skip(state, backend, w.program);
   if (!program || !dispatched(state, backend.dispatch(*program, w.inputs, w.grid))) return;
   DispatchTiming total;
+  double wall_us = 0;
   for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
     DispatchOutcome outcome = backend.dispatch(*program, w.inputs, w.grid);
+    wall_us +=
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (!dispatched(state, outcome)) break;
     total.setup_ms += outcome.timing.setup_ms;
     total.upload_ms += outcome.timing.upload_ms;
@@ -100,6 +111,32 @@ void dispatch(benchmark::State& state, std::string backend_name, const Workload&
   state.counters["upload_ms"] = average(total.upload_ms);
   state.counters["execute_ms"] = average(total.execute_ms);
   state.counters["readback_ms"] = average(total.readback_ms);
+  state.counters["per_dispatch_us"] = average(wall_us);
+}
+
+/// Runs per batch, as a certification run repeats each variant.
+constexpr uint32_t kBatchRuns = 100;
+
+/// Wall time of dispatch_runs(kBatchRuns) over state.range(0) submissions,
+/// pipeline already built; per_dispatch_us is the batch's amortised cost.
+void dispatch_runs(benchmark::State& state, std::string backend_name, const Workload& w) {
+  Backend& backend = backend_named(backend_name);
+  auto program = compile_or_skip(state, backend, w.program);
+  if (!program || !dispatched(state, backend.dispatch(*program, w.inputs, w.grid))) return;
+  const BatchOptions options{kBatchRuns, static_cast<uint32_t>(state.range(0))};
+  double per_dispatch_us = 0;
+  for (auto _ : state) {
+    BatchOutcome batch = backend.dispatch_runs(*program, w.inputs, w.grid, options);
+    if (batch.status != Status::Ok || batch.differing_runs != 0) {
+      state.SkipWithError((std::string(name_of(batch.status)) + ": " + batch.message +
+                           " (differing runs: " + std::to_string(batch.differing_runs) + ")")
+                              .c_str());
+      break;
+    }
+    per_dispatch_us += batch.timing.per_dispatch_us;
+  }
+  state.counters["per_dispatch_us"] =
+      benchmark::Counter(per_dispatch_us, benchmark::Counter::kAvgIterations);
 }
 
 std::vector<std::string> backends_from_flags(int& argc, char** argv) {
@@ -146,6 +183,14 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(("dispatch" + suffix).c_str(), dispatch, backend, w)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
+      if (w.name == "tiny" || w.name.starts_with("elementwise")) {
+        benchmark::RegisterBenchmark(("dispatch_runs" + suffix).c_str(), dispatch_runs, backend, w)
+            ->Arg(1)
+            ->Arg(10)
+            ->ArgName("submissions")
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+      }
     }
   }
   benchmark::Initialize(&argc, argv);

@@ -54,26 +54,12 @@ Result<Ok> check_inputs(const ShaderInterface& iface, const BufferSet& inputs, c
   return Ok{};
 }
 
-std::optional<std::string> exceeded_limit(const ShaderInterface& iface, const BufferSet& inputs,
-                                          const Grid& grid, const DeviceLimits& limits) {
+std::optional<std::string> exceeded_program_limit(const ShaderInterface& iface,
+                                                  const DeviceLimits& limits) {
   for (size_t axis = 0; axis < 3; ++axis) {
-    const std::string axis_name = std::string(" on ") + kAxes[axis];
     if (iface.workgroup_size[axis] > limits.max_workgroup_size[axis]) {
-      return exceeds("workgroup size" + axis_name, iface.workgroup_size[axis],
+      return exceeds(std::string("workgroup size on ") + kAxes[axis], iface.workgroup_size[axis],
                      "maxComputeWorkGroupSize", limits.max_workgroup_size[axis], limits);
-    }
-    if (grid.workgroups[axis] > limits.max_workgroup_count[axis]) {
-      return exceeds("grid of workgroups" + axis_name, grid.workgroups[axis],
-                     "maxComputeWorkGroupCount", limits.max_workgroup_count[axis], limits);
-    }
-    // A device may take more (the H100 takes 2^31 - 1 workgroups on x), but
-    // vyre's invocation ids are u32: past 2^32 - 1 invocations they would wrap.
-    const uint64_t invocations = uint64_t{grid.workgroups[axis]} * iface.workgroup_size[axis];
-    if (invocations > kMaxU32) {
-      return "invocations" + axis_name + " " + std::to_string(invocations) + " (" +
-             std::to_string(grid.workgroups[axis]) + " workgroups of " +
-             std::to_string(iface.workgroup_size[axis]) + ") exceeds " + std::to_string(kMaxU32) +
-             ", the most that u32 invocation ids can number";
     }
   }
   if (iface.workgroup_invocations() > limits.max_workgroup_invocations) {
@@ -89,10 +75,41 @@ std::optional<std::string> exceeded_limit(const ShaderInterface& iface, const Bu
                    iface.push_constant_bytes(), "maxPushConstantsSize", limits.max_push_constants,
                    limits);
   }
-  uint32_t storage = iface.has_control_buffer ? 1 : 0;
-  uint32_t uniform = 0;
-  for (const BoundBuffer& b : iface.buffers) {
+  uint64_t storage = iface.has_control_buffer ? 1 : 0;
+  uint64_t uniform = 0;
+  for (const BoundBuffer& b : iface.buffers)
     ++(b.access == BufferAccess::Uniform ? uniform : storage);
+  if (storage > limits.max_storage_buffers_per_stage) {
+    return exceeds("storage buffers", storage, "maxPerStageDescriptorStorageBuffers",
+                   limits.max_storage_buffers_per_stage, limits);
+  }
+  if (uniform > limits.max_uniform_buffers_per_stage) {
+    return exceeds("uniform buffers", uniform, "maxPerStageDescriptorUniformBuffers",
+                   limits.max_uniform_buffers_per_stage, limits);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> exceeded_limit(const ShaderInterface& iface, const BufferSet& inputs,
+                                          const Grid& grid, const DeviceLimits& limits) {
+  if (std::optional<std::string> program = exceeded_program_limit(iface, limits)) return program;
+  for (size_t axis = 0; axis < 3; ++axis) {
+    const std::string axis_name = std::string(" on ") + kAxes[axis];
+    if (grid.workgroups[axis] > limits.max_workgroup_count[axis]) {
+      return exceeds("grid of workgroups" + axis_name, grid.workgroups[axis],
+                     "maxComputeWorkGroupCount", limits.max_workgroup_count[axis], limits);
+    }
+    // A device may take more (the H100 takes 2^31 - 1 workgroups on x), but
+    // vyre's invocation ids are u32: past 2^32 - 1 invocations they would wrap.
+    const uint64_t invocations = uint64_t{grid.workgroups[axis]} * iface.workgroup_size[axis];
+    if (invocations > kMaxU32) {
+      return "invocations" + axis_name + " " + std::to_string(invocations) + " (" +
+             std::to_string(grid.workgroups[axis]) + " workgroups of " +
+             std::to_string(iface.workgroup_size[axis]) + ") exceeds " + std::to_string(kMaxU32) +
+             ", the most that u32 invocation ids can number";
+    }
+  }
+  for (const BoundBuffer& b : iface.buffers) {
     const auto it = inputs.find(b.name);
     const uint64_t bytes = it == inputs.end() ? 0 : it->second.size();
     const bool is_uniform = b.access == BufferAccess::Uniform;
@@ -102,14 +119,6 @@ std::optional<std::string> exceeded_limit(const ShaderInterface& iface, const Bu
       return exceeds("buffer `" + b.name + "` in bytes", bytes,
                      is_uniform ? "maxUniformBufferRange" : "maxStorageBufferRange", range, limits);
     }
-  }
-  if (storage > limits.max_storage_buffers_per_stage) {
-    return exceeds("storage buffers", storage, "maxPerStageDescriptorStorageBuffers",
-                   limits.max_storage_buffers_per_stage, limits);
-  }
-  if (uniform > limits.max_uniform_buffers_per_stage) {
-    return exceeds("uniform buffers", uniform, "maxPerStageDescriptorUniformBuffers",
-                   limits.max_uniform_buffers_per_stage, limits);
   }
   return std::nullopt;
 }

@@ -26,11 +26,20 @@ struct DeviceLimits {
   uint32_t max_push_constants = 0;
   uint32_t max_storage_buffers_per_stage = 0;
   uint32_t max_uniform_buffers_per_stage = 0;
+  /// Alignment of a storage descriptor's offset (batched runs share buffers).
+  uint64_t min_storage_buffer_offset_alignment = 256;
 };
 
 /// The inputs and grid as the host ABI (S1) demands: every bound buffer given,
 /// no unknown name, declared sizes matched, a grid of at least 1 per axis.
 Result<Ok> check_inputs(const ShaderInterface& iface, const BufferSet& inputs, const Grid& grid);
+
+/// The first device limit the program itself exceeds, whatever its inputs and
+/// grid (workgroup size and memory, push constants, descriptors per stage), as
+/// exceeded_limit words it; nullopt when it fits. compile() checks it before
+/// any GLSL is written, so a program with 60,000 buffers never reaches glslang.
+std::optional<std::string> exceeded_program_limit(const ShaderInterface& iface,
+                                                  const DeviceLimits& limits);
 
 /// The first device limit this dispatch exceeds, as a message naming the
 /// limit, its value and what the program needs; nullopt when it fits. Besides

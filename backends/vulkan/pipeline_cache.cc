@@ -5,9 +5,23 @@
 
 namespace vyre::vulkan {
 
+PipelineCache::PipelineCache(const VulkanDevice& device, size_t capacity)
+    : device_(device), capacity_(capacity) {
+  VkPipelineCacheCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
+  // Optional: without a cache every build compiles from scratch, as before.
+  if (device_.api().vkCreatePipelineCache(device_.device(), &info, nullptr, &driver_cache_) !=
+      VK_SUCCESS) {
+    driver_cache_ = VK_NULL_HANDLE;
+  }
+}
+
 PipelineCache::~PipelineCache() {
   if (device_.abandoned()) return;
   for (const auto& [id, entry] : entries_) destroy(entry.pipeline);
+  if (driver_cache_ != VK_NULL_HANDLE) {
+    device_.api().vkDestroyPipelineCache(device_.device(), driver_cache_, nullptr);
+  }
 }
 
 Result<const Pipeline*> PipelineCache::get(uint64_t id, const SpirvWords& spirv,
@@ -105,7 +119,7 @@ Result<Pipeline> PipelineCache::build(const SpirvWords& spirv, const ShaderInter
   info.stage.module = p.module;
   info.stage.pName = "main";
   info.layout = p.layout;
-  if (VkResult r = vk.vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline);
+  if (VkResult r = vk.vkCreateComputePipelines(dev, driver_cache_, 1, &info, nullptr, &p.pipeline);
       r != VK_SUCCESS) {
     return vk_error("the driver rejected the pipeline: vkCreateComputePipelines", r);
   }

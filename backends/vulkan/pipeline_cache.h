@@ -23,11 +23,12 @@ struct Pipeline {
 };
 
 /// Pipelines of one device, keyed by compiled-program id, least recently used
-/// evicted past `capacity` (a certification run compiles thousands).
+/// evicted past `capacity` (a certification run compiles thousands). Builds go
+/// through one VkPipelineCache, so a driver can reuse its compiled code when an
+/// evicted program, or a program with the same SPIR-V, is built again.
 class PipelineCache {
  public:
-  PipelineCache(const VulkanDevice& device, size_t capacity)
-      : device_(device), capacity_(capacity) {}
+  PipelineCache(const VulkanDevice& device, size_t capacity);
   /// Destroys every pipeline, unless the device was abandoned.
   ~PipelineCache();
   PipelineCache(const PipelineCache&) = delete;
@@ -49,6 +50,7 @@ class PipelineCache {
 
   const VulkanDevice& device_;
   size_t capacity_;
+  VkPipelineCache driver_cache_ = VK_NULL_HANDLE;  ///< Null if the driver refused one.
   std::map<uint64_t, Entry> entries_;
   uint64_t clock_ = 0;
 };

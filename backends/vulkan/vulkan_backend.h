@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "backends/backend.h"
 #include "backends/backend_options.h"
@@ -27,6 +28,9 @@ class VulkanProgram final : public CompiledProgram {
 
 /// A Backend over one Vulkan device.
 ///
+/// compile() first checks the program against the device's limits (opening
+/// the instance, never a logical device) and lowers it within
+/// BackendOptions::fence_timeout, else Status::Timeout (bounded_lowering.h).
 /// Dispatches run one at a time and wait for completion. A submission that
 /// does not finish within BackendOptions::fence_timeout is reported as
 /// Status::Timeout and a lost device as Status::DeviceLost; either way the
@@ -44,6 +48,13 @@ class VulkanBackend final : public Backend {
   CompileOutcome compile(const Program& program) override;
   DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                            const Grid& grid) override;
+  /// Records many runs per command buffer (batch_run.h, DESIGN.md "Batched runs").
+  BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
+                             const Grid& grid, const BatchOptions& options) override;
+
+  /// Test only: in later batches, run `run`'s first output is overwritten on
+  /// the device after it ran, to check that a differing run is reported.
+  void perturb_run_for_testing(std::optional<uint32_t> run);
 
   /// Pipelines created so far; a cached program's later dispatches add none.
   uint64_t pipelines_built() const;

@@ -203,6 +203,7 @@ void VulkanInstance::describe_device(const VkPhysicalDeviceProperties& props) {
   limits_.max_push_constants = l.maxPushConstantsSize;
   limits_.max_storage_buffers_per_stage = l.maxPerStageDescriptorStorageBuffers;
   limits_.max_uniform_buffers_per_stage = l.maxPerStageDescriptorUniformBuffers;
+  limits_.min_storage_buffer_offset_alignment = l.minStorageBufferOffsetAlignment;
 
   const bool shares_memory = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ||
                              props.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;

@@ -194,35 +194,36 @@ TEST(VulkanRuntime, WorkgroupPastTheDeviceLimitIsNotSupported) {
   VulkanBackend& backend = testing::shared_backend();
   const Capabilities caps = backend.probe();
   ASSERT_TRUE(caps.unavailable.empty()) << caps.unavailable;
+  // Limits of the program itself are refused by compile(), before lowering.
   Program wide = kAddOne;
   wide.workgroup_size = {caps.max_workgroup_size[0] + 1, 1, 1};
-  auto program = compile_ok(backend, wide);
-  ASSERT_TRUE(program);
-  DispatchOutcome run = backend.dispatch(*program, kAddOneInputs, Grid{});
-  EXPECT_EQ(run.status, Status::NotSupported);
-  EXPECT_NE(run.message.find("maxComputeWorkGroupSize"), std::string::npos) << run.message;
+  CompileOutcome refused = backend.compile(wide);
+  EXPECT_EQ(refused.status, Status::NotSupported);
+  EXPECT_NE(refused.message.find("maxComputeWorkGroupSize"), std::string::npos) << refused.message;
 
   Program many = kAddOne;
   many.workgroup_size = {caps.max_workgroup_size[0],
                          caps.max_workgroup_invocations / caps.max_workgroup_size[0] + 1, 1};
-  program = compile_ok(backend, many);
-  run = backend.dispatch(*program, kAddOneInputs, Grid{});
-  EXPECT_EQ(run.status, Status::NotSupported);
-  EXPECT_NE(run.message.find("maxComputeWorkGroupInvocations"), std::string::npos) << run.message;
-
-  program = compile_ok(backend, kAddOne);
-  run = backend.dispatch(*program, kAddOneInputs, Grid{{caps.max_workgroup_count[0] + 1, 1, 1}});
-  EXPECT_EQ(run.status, Status::NotSupported);
-  EXPECT_NE(run.message.find("maxComputeWorkGroupCount"), std::string::npos) << run.message;
+  refused = backend.compile(many);
+  EXPECT_EQ(refused.status, Status::NotSupported);
+  EXPECT_NE(refused.message.find("maxComputeWorkGroupInvocations"), std::string::npos)
+      << refused.message;
 
   const Program shared{{workgroup("big", DataType::Vec4U32,
                                   static_cast<uint32_t>(caps.max_workgroup_memory_bytes / 16 + 1))},
                        {1, 1, 1},
                        {}};
-  program = compile_ok(backend, shared);
-  run = backend.dispatch(*program, {}, Grid{});
+  refused = backend.compile(shared);
+  EXPECT_EQ(refused.status, Status::NotSupported);
+  EXPECT_NE(refused.message.find("maxComputeSharedMemorySize"), std::string::npos)
+      << refused.message;
+
+  // Limits of the grid are refused by dispatch().
+  auto program = compile_ok(backend, kAddOne);
+  DispatchOutcome run =
+      backend.dispatch(*program, kAddOneInputs, Grid{{caps.max_workgroup_count[0] + 1, 1, 1}});
   EXPECT_EQ(run.status, Status::NotSupported);
-  EXPECT_NE(run.message.find("maxComputeSharedMemorySize"), std::string::npos) << run.message;
+  EXPECT_NE(run.message.find("maxComputeWorkGroupCount"), std::string::npos) << run.message;
   // The backend still works afterwards.
   expect_add_one_works(backend);
 }

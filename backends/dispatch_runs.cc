@@ -1,0 +1,56 @@
+// The default dispatch_runs (one dispatch() per run) and the bookkeeping every
+// batched implementation shares.
+#include <algorithm>
+#include <chrono>
+
+#include "backends/backend.h"
+
+namespace vyre {
+
+void record_run_outputs(BatchOutcome& outcome, uint32_t run, BufferSet outputs) {
+  if (run == 0) {
+    outcome.first_outputs = std::move(outputs);
+    return;
+  }
+  if (outputs == outcome.first_outputs) return;
+  ++outcome.differing_runs;
+  if (outcome.differing.size() < kMaxReportedDifferingRuns) {
+    outcome.differing.push_back({run, std::move(outputs)});
+  }
+}
+
+void finish_batch_timing(BatchOutcome& outcome, double total_ms) {
+  outcome.timing.total_ms = total_ms;
+  const double work_ms = std::max(0.0, total_ms - outcome.timing.setup_ms);
+  outcome.timing.per_dispatch_us =
+      outcome.dispatches == 0 ? 0.0 : work_ms * 1000.0 / outcome.dispatches;
+}
+
+BatchOutcome Backend::dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
+                                    const Grid& grid, const BatchOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  BatchOutcome outcome;
+  outcome.status = Status::Ok;
+  const uint32_t runs = std::max<uint32_t>(options.runs, 1);
+  // Every dispatch() is its own submission.
+  for (uint32_t run = 0; run < runs; ++run) {
+    DispatchOutcome one = dispatch(program, inputs, grid);
+    ++outcome.dispatches;
+    ++outcome.submissions;
+    outcome.timing.setup_ms += one.timing.setup_ms;
+    if (one.status != Status::Ok) {
+      outcome.status = one.status;
+      outcome.message = std::move(one.message);
+      outcome.failed_run = run;
+      outcome.first_outputs.clear();
+      break;
+    }
+    record_run_outputs(outcome, run, std::move(one.outputs));
+  }
+  finish_batch_timing(
+      outcome,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  return outcome;
+}
+
+}  // namespace vyre

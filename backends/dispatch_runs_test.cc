@@ -1,0 +1,137 @@
+// The default dispatch_runs (a loop over dispatch()), checked with a stub
+// backend that scripts every run's outcome, and the reference backend's
+// parallel dispatch_runs against its own dispatch() and hand-computed bytes.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "backends/backend.h"
+#include "backends/reference_backend.h"
+#include "spec/ir/builder.h"
+
+namespace vyre {
+namespace {
+
+using namespace vyre::build;
+
+class StubProgram final : public CompiledProgram {};
+
+/// Run n returns {"out": {byte}} with the byte scripted for n (7 unless
+/// told), or the scripted failure.
+class StubBackend final : public Backend {
+ public:
+  std::map<uint32_t, uint8_t> bytes;
+  std::map<uint32_t, Status> failures;
+  uint32_t dispatched = 0;
+
+  std::string name() const override { return "stub"; }
+  Capabilities probe() override { return {}; }
+  CompileOutcome compile(const Program&) override {
+    return {Status::Ok, "", std::make_shared<StubProgram>()};
+  }
+  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet&, const Grid&) override {
+    const uint32_t run = dispatched++;
+    if (auto it = failures.find(run); it != failures.end()) {
+      return {it->second, "scripted failure of run " + std::to_string(run), {}, {}};
+    }
+    const auto it = bytes.find(run);
+    return {Status::Ok, "", {{"out", {it == bytes.end() ? uint8_t{7} : it->second}}}, {}};
+  }
+};
+
+TEST(DefaultDispatchRuns, IdenticalRunsReportRunZeroAndNoDifference) {
+  StubBackend stub;
+  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, {100, 10});
+  ASSERT_EQ(batch.status, Status::Ok);
+  EXPECT_EQ(stub.dispatched, 100u);
+  EXPECT_EQ(batch.dispatches, 100u);
+  EXPECT_EQ(batch.submissions, 100u);  // Every dispatch() is a submission of its own.
+  EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", {7}}}));
+  EXPECT_EQ(batch.differing_runs, 0u);
+  EXPECT_TRUE(batch.differing.empty());
+  EXPECT_GE(batch.timing.total_ms, 0.0);
+}
+
+TEST(DefaultDispatchRuns, ReportsTheFirstFourDifferingRunsAndCountsAll) {
+  StubBackend stub;
+  stub.bytes = {{3, 1}, {5, 2}, {6, 3}, {40, 4}, {41, 5}, {99, 6}};
+  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, {100, 1});
+  ASSERT_EQ(batch.status, Status::Ok);
+  EXPECT_EQ(batch.differing_runs, 6u);
+  ASSERT_EQ(batch.differing.size(), kMaxReportedDifferingRuns);
+  const uint32_t runs[] = {3, 5, 6, 40};
+  const uint8_t values[] = {1, 2, 3, 4};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(batch.differing[i].run, runs[i]);
+    EXPECT_EQ(batch.differing[i].outputs, (BufferSet{{"out", {values[i]}}}));
+  }
+}
+
+TEST(DefaultDispatchRuns, ADifferentRunZeroMakesEveryOtherRunDiffer) {
+  StubBackend stub;
+  stub.bytes = {{0, 9}};
+  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, {5, 1});
+  EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", {9}}}));
+  EXPECT_EQ(batch.differing_runs, 4u);
+}
+
+TEST(DefaultDispatchRuns, StopsAtTheFirstFailureAndNamesTheRun) {
+  StubBackend stub;
+  stub.failures = {{2, Status::Timeout}, {3, Status::DeviceLost}};
+  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, {10, 2});
+  EXPECT_EQ(batch.status, Status::Timeout);
+  EXPECT_EQ(batch.failed_run, 2u);
+  EXPECT_EQ(batch.message, "scripted failure of run 2");
+  EXPECT_EQ(batch.dispatches, 3u);
+  EXPECT_TRUE(batch.first_outputs.empty());
+}
+
+TEST(DefaultDispatchRuns, ZeroRunsRunsOnce) {
+  StubBackend stub;
+  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, {0, 0});
+  EXPECT_EQ(batch.status, Status::Ok);
+  EXPECT_EQ(batch.dispatches, 1u);
+}
+
+ByteBuffer words(std::initializer_list<uint32_t> values) {
+  ByteBuffer bytes;
+  for (uint32_t v : values) {
+    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  return bytes;
+}
+
+TEST(ReferenceDispatchRuns, EveryRunStartsFromTheGivenBytes) {
+  auto backend = make_reference_backend({});
+  // Each of 4 invocations adds its id + 1 to out[0]: 10 + 1 + 2 + 3 + 4 = 20.
+  const Program p{
+      {storage("out", 0, BufferAccess::ReadWrite)},
+      {4, 1, 1},
+      {let("old", atomic(AtomicOp::Add, "out", u32(0), add(invocation_id(0), u32(1))))}};
+  CompileOutcome compiled = backend->compile(p);
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  const BatchOutcome batch =
+      backend->dispatch_runs(*compiled.program, {{"out", words({10})}}, Grid{}, {50, 5});
+  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+  EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", words({20})}}));
+  EXPECT_EQ(batch.differing_runs, 0u);
+  EXPECT_EQ(batch.dispatches, 50u);
+}
+
+TEST(ReferenceDispatchRuns, AFailingProgramFailsTheBatch) {
+  auto backend = make_reference_backend({});
+  // Two invocations store different values to one element: a data race.
+  const Program racy{{storage("out", 0, BufferAccess::ReadWrite)},
+                     {2, 1, 1},
+                     {store("out", u32(0), invocation_id(0))}};
+  CompileOutcome compiled = backend->compile(racy);
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  const BatchOutcome batch =
+      backend->dispatch_runs(*compiled.program, {{"out", words({0})}}, Grid{}, {8, 1});
+  EXPECT_EQ(batch.status, Status::Error);
+  EXPECT_EQ(batch.failed_run, 0u);
+  EXPECT_TRUE(batch.first_outputs.empty());
+}
+
+}  // namespace
+}  // namespace vyre
