@@ -2,12 +2,12 @@
 #include "backends/opencl/dispatch_run.h"
 
 #include <condition_variable>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "backends/opencl/buffer_pool.h"
 #include "backends/opencl/dispatch_checks.h"
 
 namespace vyre::opencl {
@@ -80,40 +80,6 @@ Status resource_status(cl_int error) {
              : Status::Error;
 }
 
-/// Device buffers of one dispatch, released at the end unless the queue was
-/// abandoned (a hung kernel may still use them).
-class DispatchBuffers {
- public:
-  DispatchBuffers(const OpenClApi& api, const ClQueue& queue) : api_(api), queue_(queue) {}
-  ~DispatchBuffers() {
-    if (queue_.abandoned()) return;
-    for (cl_mem m : buffers_) api_.clReleaseMemObject(m);
-  }
-  DispatchBuffers(const DispatchBuffers&) = delete;
-  DispatchBuffers& operator=(const DispatchBuffers&) = delete;
-
-  /// A buffer holding `bytes`, zero-padded to device_buffer_bytes.
-  cl_mem create(const ByteBuffer& bytes, cl_mem_flags flags, cl_int& error) {
-    const uint64_t size = device_buffer_bytes(bytes.size());
-    const void* data = bytes.data();
-    if (size != bytes.size()) {
-      padded_.assign(size, 0);
-      if (!bytes.empty()) std::memcpy(padded_.data(), bytes.data(), bytes.size());
-      data = padded_.data();
-    }
-    cl_mem m = api_.clCreateBuffer(queue_.context(), flags | CL_MEM_COPY_HOST_PTR, size,
-                                   const_cast<void*>(data), &error);
-    if (m != nullptr) buffers_.push_back(m);
-    return m;
-  }
-
- private:
-  const OpenClApi& api_;
-  const ClQueue& queue_;
-  std::vector<cl_mem> buffers_;
-  ByteBuffer padded_;
-};
-
 /// Releases an event at scope exit.
 struct EventHolder {
   const OpenClApi& api;
@@ -129,41 +95,66 @@ DispatchOutcome failed(Status status, std::string message) {
 
 }  // namespace
 
-DispatchOutcome run_dispatch(const OpenClApi& api, ClQueue& queue, const std::string& device_name,
-                             const DispatchRequest& r) {
+DispatchOutcome run_dispatch(const OpenClApi& api, ClQueue& queue, BufferPool& pool,
+                             const std::string& device_name, const DispatchRequest& r) {
   const auto on = " on " + device_name;
   const Clock::time_point deadline = Clock::now() + r.timeout;
   DispatchOutcome outcome;
-  DispatchBuffers buffers(api, queue);
+  DispatchBuffers buffers(pool, queue);
 
-  // Upload: every bound buffer, then the control word.
+  // Upload: every bound buffer (host bytes, then zeros to a whole word, or 16
+  // bytes for an empty one), then the control word, in one wait.
   const Clock::time_point upload_start = Clock::now();
+  static constexpr uint8_t kZeros[16] = {};
+  cl_int error = CL_SUCCESS;
+  EventHolder uploaded{api};
+  auto upload = [&](const ByteBuffer& bytes) -> cl_mem {
+    const uint64_t size = device_buffer_bytes(bytes.size());
+    cl_mem m = buffers.take(size, error);
+    const std::pair<size_t, const void*> pieces[] = {{0, bytes.data()}, {bytes.size(), kZeros}};
+    for (const auto& [offset, data] : pieces) {
+      const size_t length = offset == 0 ? bytes.size() : size - bytes.size();
+      if (m == nullptr || error != CL_SUCCESS || length == 0) continue;
+      if (uploaded.event != nullptr) api.clReleaseEvent(uploaded.event);
+      uploaded.event = nullptr;
+      error = api.clEnqueueWriteBuffer(queue.queue(), m, CL_FALSE, offset, length, data, 0, nullptr,
+                                       &uploaded.event);
+    }
+    return m;
+  };
   std::vector<cl_mem> bound;
   for (const KernelBuffer& b : r.iface.buffers) {
-    cl_int error = CL_SUCCESS;
-    const cl_mem_flags flags =
-        b.access == BufferAccess::ReadWrite ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY;
-    cl_mem m = buffers.create(r.inputs.at(b.name), flags, error);
-    if (m == nullptr) {
+    bound.push_back(upload(r.inputs.at(b.name)));
+    if (error != CL_SUCCESS) {
       return failed(resource_status(error),
-                    "cannot create buffer `" + b.name + "`" + on + ": " + cl_error_name(error));
+                    "cannot upload buffer `" + b.name + "`" + on + ": " + cl_error_name(error));
     }
-    bound.push_back(m);
   }
-  cl_mem control = nullptr;
-  if (r.iface.has_control_buffer) {
-    cl_int error = CL_SUCCESS;
-    control = buffers.create(ByteBuffer(4, 0), CL_MEM_READ_WRITE, error);
-    if (control == nullptr) {
-      return failed(resource_status(error),
-                    "cannot create the control buffer" + on + ": " + cl_error_name(error));
+  const ByteBuffer zero_word(4, 0);
+  cl_mem control = r.iface.has_control_buffer ? upload(zero_word) : nullptr;
+  if (error != CL_SUCCESS) {
+    return failed(resource_status(error),
+                  "cannot create the control buffer" + on + ": " + cl_error_name(error));
+  }
+  if (uploaded.event != nullptr) {
+    api.clFlush(queue.queue());
+    cl_int status = CL_COMPLETE;
+    switch (wait_for(api, uploaded.event, deadline, status)) {
+      case Wait::Complete:
+        break;
+      case Wait::TimedOut:
+        queue.abandon();
+        return failed(Status::Timeout, "uploading the inputs did not finish within " +
+                                           std::to_string(r.timeout.count()) + " ms" + on);
+      case Wait::Failed:
+        return failed(Status::DeviceLost,
+                      "uploading the inputs failed" + on + " (" + cl_error_name(status) + ")");
     }
   }
   outcome.timing.upload_ms = ms_since(upload_start);
 
   // Arguments in KernelInterface order. Dispatches never overlap, so the
   // cached kernel's arguments can be set each time.
-  cl_int error = CL_SUCCESS;
   for (size_t i = 0; i < bound.size() && error == CL_SUCCESS; ++i) {
     const KernelBuffer& b = r.iface.buffers[i];
     const cl_uint count =

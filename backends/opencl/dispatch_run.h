@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "backends/backend.h"
+#include "backends/opencl/buffer_pool.h"
 #include "backends/opencl/kernel_cache.h"
 
 namespace vyre::opencl {
@@ -18,11 +19,11 @@ struct DispatchRequest {
   std::chrono::milliseconds timeout;
 };
 
-/// Runs one dispatch. Statuses: Timeout when a wait passes `timeout` (the
+/// Runs one dispatch with buffers from `pool`. Statuses: Timeout when a wait passes `timeout` (the
 /// queue is then abandoned, see ClQueue) or the loop iteration budget ran
 /// out; DeviceLost when the kernel ended in an execution error; NotSupported
 /// when the device lacks the memory or resources; Error for anything else.
-DispatchOutcome run_dispatch(const OpenClApi& api, ClQueue& queue, const std::string& device_name,
-                             const DispatchRequest& request);
+DispatchOutcome run_dispatch(const OpenClApi& api, ClQueue& queue, BufferPool& pool,
+                             const std::string& device_name, const DispatchRequest& request);
 
 }  // namespace vyre::opencl

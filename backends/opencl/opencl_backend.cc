@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "backends/opencl/buffer_pool.h"
 #include "backends/opencl/dispatch_checks.h"
 #include "backends/opencl/dispatch_run.h"
 #include "backends/opencl/kernel_cache.h"
@@ -16,6 +17,8 @@ namespace {
 
 /// Kernels kept per context; a certification run compiles far more programs.
 constexpr size_t kKernelCacheCapacity = 256;
+/// Bytes of free buffers kept per context for later dispatches.
+constexpr uint64_t kBufferPoolBytes = uint64_t{256} << 20;
 
 std::atomic<uint64_t> next_program_id{1};
 
@@ -31,6 +34,7 @@ struct OpenClBackend::State {
   std::optional<Error> device_error;  // Sticky: a missing loader or device stays missing.
   std::unique_ptr<ClQueue> queue;
   std::unique_ptr<KernelCache> kernels;
+  std::unique_ptr<BufferPool> buffers;
   // Queues abandoned with hung work: never released (see ClQueue).
   std::vector<std::unique_ptr<ClQueue>> abandoned;
   uint64_t kernels_built = 0;
@@ -38,6 +42,7 @@ struct OpenClBackend::State {
 
   ~State() {
     kernels.reset();
+    buffers.reset();
     queue.reset();
   }
 
@@ -75,6 +80,8 @@ struct OpenClBackend::State {
       if (!created.ok()) return created.error();
       queue = std::move(*created);
       kernels = std::make_unique<KernelCache>(*api, *queue, kKernelCacheCapacity);
+      buffers = std::make_unique<BufferPool>(*api, *queue, (*d)->limits.max_mem_alloc_size,
+                                             kBufferPoolBytes);
       ++contexts_created;
     }
     return queue.get();
@@ -85,7 +92,8 @@ struct OpenClBackend::State {
   void recover(Status status) {
     const bool hung = queue && queue->abandoned();
     if (!queue || (!hung && status != Status::DeviceLost)) return;
-    kernels.reset();  // Releases nothing on an abandoned queue.
+    kernels.reset();  // These two release nothing on an abandoned queue.
+    buffers.reset();
     if (hung) abandoned.push_back(std::move(queue));
     queue.reset();
   }
@@ -151,8 +159,8 @@ DispatchOutcome OpenClBackend::dispatch(const CompiledProgram& compiled, const B
   }
 
   const DispatchRequest request{**kernel, iface, inputs, grid, state_->options.fence_timeout};
-  DispatchOutcome outcome =
-      run_dispatch(*state_->api, **queue, device.capabilities.device_name, request);
+  DispatchOutcome outcome = run_dispatch(*state_->api, **queue, *state_->buffers,
+                                         device.capabilities.device_name, request);
   outcome.timing.setup_ms = setup_ms;
   state_->recover(outcome.status);
   return outcome;
