@@ -3,8 +3,8 @@
 // program) and the time of later dispatches with their upload, execute and
 // readback phases as counters.
 //
-//   vyre_backend_bench [--vyre_backends=reference,vulkan] [benchmark flags]
-//   VYRE_BENCH_DEVICE=H100 vyre_backend_bench      # pick the Vulkan device
+//   vyre_backend_bench [--vyre_backends=reference,vulkan,opencl] [benchmark flags]
+//   VYRE_BENCH_DEVICE=H100 vyre_backend_bench      # pick the Vulkan and OpenCL device
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -103,7 +103,7 @@ void dispatch(benchmark::State& state, std::string backend_name, const Workload&
 }
 
 std::vector<std::string> backends_from_flags(int& argc, char** argv) {
-  std::vector<std::string> names = {"reference", "vulkan"};
+  std::vector<std::string> names = {"reference", "vulkan", "opencl"};
   const std::string flag = "--vyre_backends=";
   int kept = 1;
   for (int i = 1; i < argc; ++i) {

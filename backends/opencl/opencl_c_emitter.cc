@@ -192,7 +192,8 @@ class Emitter {
     if (error_) return;
     const auto test = truth(cond, loc);
     if (!test) return;
-    line("if (" + *test + ") {");
+    // A test is a bool value or an already parenthesised u32 comparison.
+    line("if " + (test->front() == '(' ? *test : "(" + *test + ")") + " {");
     scoped_body(branch.then_body);
     if (!branch.otherwise.empty()) {
       line("} else {");
