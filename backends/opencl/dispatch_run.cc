@@ -198,13 +198,18 @@ class Run {
       region.host = static_cast<uint8_t*>(api_.clEnqueueMapBuffer(queue_.queue(), region.buffer,
                                                                   CL_FALSE, flags, 0, region.bytes,
                                                                   0, nullptr, &last.event, &error));
-      if (region.host == nullptr) return fail(error, "clEnqueueMapBuffer (" + what + ")");
+      if (region.host == nullptr) {
+        unmap(regions);  // The ones mapped so far, so that the pool gets them back unmapped.
+        return fail(error, "clEnqueueMapBuffer (" + what + ")");
+      }
     }
     return last.event == nullptr || wait(last.event, what);
   }
 
+  /// Unmaps every mapped region (those with a host pointer).
   void unmap(const std::vector<Mapping>& regions) {
     for (const Mapping& region : regions) {
+      if (region.host == nullptr) continue;
       api_.clEnqueueUnmapMemObject(queue_.queue(), region.buffer, region.host, 0, nullptr, nullptr);
     }
   }
