@@ -41,11 +41,13 @@ class ClQueue {
   ClQueue(const ClQueue&) = delete;
   ClQueue& operator=(const ClQueue&) = delete;
 
+  /// The context, its in-order queue and the device they are on.
   cl_context context() const { return context_; }
   cl_command_queue queue() const { return queue_; }
   cl_device_id device() const { return device_; }
   /// Never release this queue or its context (work may still run on them).
   void abandon() { abandoned_ = true; }
+  /// Whether abandon() was called.
   bool abandoned() const { return abandoned_; }
 
  private:
