@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "backends/opencl/opencl_backend.h"
 #include "backends/reference_backend.h"
 #include "backends/vulkan/vulkan_backend.h"
 
@@ -17,9 +18,10 @@ struct BackendRow {
   bool takes_device;
 };
 
-constexpr std::array<BackendRow, 2> kBackends = {{
+constexpr std::array<BackendRow, 3> kBackends = {{
     {"reference", make_reference_backend, false},
     {"vulkan", vulkan::make_vulkan_backend, true},
+    {"opencl", opencl::make_opencl_backend, true},
 }};
 
 }  // namespace

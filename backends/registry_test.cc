@@ -8,9 +8,9 @@
 namespace vyre {
 namespace {
 
-TEST(Registry, ListsReferenceAndVulkan) {
+TEST(Registry, ListsReferenceVulkanAndOpenCl) {
   const std::vector<std::string_view> names = backend_names();
-  EXPECT_EQ(names, (std::vector<std::string_view>{"reference", "vulkan"}));
+  EXPECT_EQ(names, (std::vector<std::string_view>{"reference", "vulkan", "opencl"}));
 }
 
 TEST(Registry, MakesEveryListedBackendUnderItsName) {
@@ -25,12 +25,13 @@ TEST(Registry, UnknownNameListsTheKnownOnes) {
   Result<std::unique_ptr<Backend>> backend = make_backend("cuda");
   ASSERT_FALSE(backend.ok());
   EXPECT_NE(backend.error().message.find("unknown backend `cuda`"), std::string::npos);
-  EXPECT_NE(backend.error().message.find("reference, vulkan"), std::string::npos);
+  EXPECT_NE(backend.error().message.find("reference, vulkan, opencl"), std::string::npos);
 }
 
 TEST(Registry, SaysWhichBackendsTakeADevice) {
-  // vulkan picks among the machine's devices; the reference interpreter is one.
+  // vulkan and opencl pick among the machine's devices; the reference interpreter is one.
   EXPECT_TRUE(backend_takes_device("vulkan"));
+  EXPECT_TRUE(backend_takes_device("opencl"));
   EXPECT_FALSE(backend_takes_device("reference"));
   EXPECT_FALSE(backend_takes_device("cuda"));
   EXPECT_FALSE(backend_takes_device(""));

@@ -10,6 +10,7 @@ packages=(
   spirv-tools spirv-headers spirv-cross libspirv-cross-c-shared-dev glslang-dev glslang-tools
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev nlohmann-json3-dev libssl-dev
+  ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
 )
 
 missing=()

@@ -5,8 +5,8 @@
 // batch of 100 runs (dispatch_runs) over 1 and over 10 submissions, whose
 // per_dispatch_us counter compares with the single dispatch's.
 //
-//   vyre_backend_bench [--vyre_backends=reference,vulkan] [benchmark flags]
-//   VYRE_BENCH_DEVICE=H100 vyre_backend_bench      # pick the Vulkan device
+//   vyre_backend_bench [--vyre_backends=reference,vulkan,opencl] [benchmark flags]
+//   VYRE_BENCH_DEVICE=H100 vyre_backend_bench      # pick the Vulkan and OpenCL device
 //   VYRE_BENCH_HOST_THREADS=1 vyre_backend_bench   # reference batches serial
 #include <benchmark/benchmark.h>
 
@@ -140,7 +140,7 @@ void dispatch_runs(benchmark::State& state, std::string backend_name, const Work
 }
 
 std::vector<std::string> backends_from_flags(int& argc, char** argv) {
-  std::vector<std::string> names = {"reference", "vulkan"};
+  std::vector<std::string> names = {"reference", "vulkan", "opencl"};
   const std::string flag = "--vyre_backends=";
   int kept = 1;
   for (int i = 1; i < argc; ++i) {

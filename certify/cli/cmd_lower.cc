@@ -1,12 +1,13 @@
-// `vyre-certify lower FILE [--backend vulkan] [--emit spirv|spirv-asm|glsl] [-o OUT]`:
-// the SPIR-V the vulkan backend would run for a program, as binary words, as
-// SPIRV-Tools disassembly, or as GLSL decompiled by SPIRV-Cross. Needs no
-// Vulkan device.
+// `vyre-certify lower FILE [--backend vulkan|opencl] [--emit spirv|spirv-asm|glsl|opencl-c]
+// [-o OUT]`: the SPIR-V the vulkan backend would run for a program, as binary
+// words, as SPIRV-Tools disassembly, or as GLSL decompiled by SPIRV-Cross; or
+// the OpenCL C the opencl backend would build. Needs no device.
 #include <cstdio>
 #include <fstream>
 #include <optional>
 #include <string>
 
+#include "backends/opencl/lowering.h"
 #include "backends/vulkan/lowering.h"
 #include "certify/cli/command.h"
 #include "certify/cli/read_input.h"
@@ -18,19 +19,22 @@ namespace vyre::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "vyre-certify lower FILE [--backend vulkan] [--emit spirv|spirv-asm|glsl] [-o OUT]\n"
-    "  Lowers the program in FILE for the backend (only `vulkan` lowers) and writes the\n"
-    "  module to OUT, or to stdout: spirv (default) is the binary module, spirv-asm its\n"
-    "  SPIRV-Tools disassembly, glsl the module decompiled by SPIRV-Cross.\n"
+    "vyre-certify lower FILE [--backend vulkan|opencl] [--emit spirv|spirv-asm|glsl|opencl-c]\n"
+    "                   [-o OUT]\n"
+    "  Lowers the program in FILE for the backend (vulkan, the default, or opencl) and\n"
+    "  writes the result to OUT, or to stdout: for vulkan, spirv (default) is the binary\n"
+    "  module, spirv-asm its SPIRV-Tools disassembly, glsl the module decompiled by\n"
+    "  SPIRV-Cross; for opencl, opencl-c (its default and only form) is the kernel source.\n"
     "  Exit 0: lowered; 1: the program is invalid (diagnostics on stderr) or cannot be\n"
     "  lowered; 2: FILE cannot be read or parsed, OUT cannot be written, or bad usage.";
 
-enum class Emit : uint8_t { Spirv, SpirvAsm, Glsl };
+enum class Emit : uint8_t { Spirv, SpirvAsm, Glsl, OpenClC };
 
 struct LowerFlags {
   std::string file;
   std::string out;
-  Emit emit = Emit::Spirv;
+  bool opencl = false;
+  std::optional<Emit> emit;
 };
 
 int usage_error(const std::string& problem) {
@@ -47,8 +51,11 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, LowerF
       const std::string& value = args[++i];
       if (arg == "-o") {
         flags.out = value;
-      } else if (arg == "--backend" && value != "vulkan") {
-        return "backend `" + value + "` has no lowering; only `vulkan` lowers to SPIR-V";
+      } else if (arg == "--backend") {
+        if (value != "vulkan" && value != "opencl") {
+          return "backend `" + value + "` has no lowering; `vulkan` and `opencl` lower";
+        }
+        flags.opencl = value == "opencl";
       } else if (arg == "--emit") {
         if (value == "spirv") {
           flags.emit = Emit::Spirv;
@@ -56,8 +63,10 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, LowerF
           flags.emit = Emit::SpirvAsm;
         } else if (value == "glsl") {
           flags.emit = Emit::Glsl;
+        } else if (value == "opencl-c") {
+          flags.emit = Emit::OpenClC;
         } else {
-          return "unknown --emit `" + value + "`; use spirv, spirv-asm or glsl";
+          return "unknown --emit `" + value + "`; use spirv, spirv-asm, glsl or opencl-c";
         }
       }
     } else if (arg.starts_with("-") && arg != "-") {
@@ -69,6 +78,10 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, LowerF
     }
   }
   if (flags.file.empty()) return "no FILE given";
+  if (flags.emit && (*flags.emit == Emit::OpenClC) != flags.opencl) {
+    return flags.opencl ? "--backend opencl emits only opencl-c"
+                        : "--emit opencl-c needs --backend opencl";
+  }
   return std::nullopt;
 }
 
@@ -82,8 +95,22 @@ Result<std::string> render(const vulkan::SpirvWords& spirv, Emit emit) {
       return vulkan::disassemble_spirv(spirv);
     case Emit::Glsl:
       return vulkan::spirv_to_glsl(spirv);
+    case Emit::OpenClC:
+      break;  // Not a SPIR-V form: lowered_output renders it.
   }
   return Error{"unknown output form"};
+}
+
+/// The program lowered for the chosen backend, in the requested form.
+Result<std::string> lowered_output(const Program& program, const LowerFlags& flags) {
+  if (flags.opencl) {
+    Result<opencl::LoweredKernel> kernel = opencl::lower_program(program);
+    if (!kernel.ok()) return kernel.error();
+    return kernel->source;
+  }
+  Result<vulkan::LoweredProgram> lowered = vulkan::lower_program(program);
+  if (!lowered.ok()) return lowered.error();
+  return render(lowered->spirv, flags.emit.value_or(Emit::Spirv));
 }
 
 bool write_all(const std::string& path, const std::string& bytes) {
@@ -123,12 +150,7 @@ int cmd_lower(std::span<const std::string> args) {
                  file_diagnostic(flags.file, d.loc, name_of(d.rule), d.message).c_str());
   }
   if (!diagnostics.empty()) return kExitFail;
-  const Result<vulkan::LoweredProgram> lowered = vulkan::lower_program(*program);
-  if (!lowered.ok()) {
-    std::fprintf(stderr, "%s: %s\n", flags.file.c_str(), lowered.error().message.c_str());
-    return kExitFail;
-  }
-  const Result<std::string> output = render(lowered->spirv, flags.emit);
+  const Result<std::string> output = lowered_output(*program, flags);
   if (!output.ok()) {
     std::fprintf(stderr, "%s: %s\n", flags.file.c_str(), output.error().message.c_str());
     return kExitFail;

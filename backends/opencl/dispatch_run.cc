@@ -1,0 +1,327 @@
+// One dispatch, with deadlines.
+#include "backends/opencl/dispatch_run.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "backends/opencl/buffer_pool.h"
+#include "backends/opencl/dispatch_checks.h"
+
+namespace vyre::opencl {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Completion of one event, set from the driver's callback thread. Shared with
+/// the callback, which may run after a timed-out wait has returned.
+struct Completion {
+  std::mutex mutex;
+  std::condition_variable done_cv;
+  bool done = false;
+  cl_int status = CL_COMPLETE;
+};
+
+void CL_CALLBACK on_complete(cl_event, cl_int status, void* user_data) {
+  auto* held = static_cast<std::shared_ptr<Completion>*>(user_data);
+  {
+    std::lock_guard lock((*held)->mutex);
+    (*held)->done = true;
+    (*held)->status = status;
+  }
+  (*held)->done_cv.notify_all();
+  delete held;
+}
+
+enum class Wait : uint8_t { Complete, Failed, TimedOut };
+
+/// wait_for's fallback where the driver takes no callback: polls the status.
+Wait poll(const OpenClApi& api, cl_event event, Clock::time_point deadline, cl_int& status) {
+  while (true) {
+    if (api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                           nullptr) != CL_SUCCESS) {
+      return Wait::Failed;
+    }
+    if (status == CL_COMPLETE) return Wait::Complete;
+    if (status < 0) return Wait::Failed;
+    if (Clock::now() >= deadline) return Wait::TimedOut;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+/// Waits for `event` until `deadline`; `status` gets its execution status.
+Wait wait_for(const OpenClApi& api, cl_event event, Clock::time_point deadline, cl_int& status) {
+  auto completion = std::make_shared<Completion>();
+  auto* held = new std::shared_ptr<Completion>(completion);
+  if (api.clSetEventCallback(event, CL_COMPLETE, on_complete, held) != CL_SUCCESS) {
+    delete held;
+    return poll(api, event, deadline, status);
+  }
+  std::unique_lock lock(completion->mutex);
+  if (!completion->done_cv.wait_until(lock, deadline, [&] { return completion->done; })) {
+    return Wait::TimedOut;
+  }
+  status = completion->status;
+  return status == CL_COMPLETE ? Wait::Complete : Wait::Failed;
+}
+
+/// Status of a failed allocation or enqueue: the device lacks something.
+Status resource_status(cl_int error) {
+  return error == CL_OUT_OF_RESOURCES || error == CL_OUT_OF_HOST_MEMORY ||
+                 error == CL_MEM_OBJECT_ALLOCATION_FAILURE || error == CL_INVALID_WORK_GROUP_SIZE ||
+                 error == CL_INVALID_BUFFER_SIZE
+             ? Status::NotSupported
+             : Status::Error;
+}
+
+/// Releases an event at scope exit.
+struct EventHolder {
+  const OpenClApi& api;
+  cl_event event = nullptr;
+  ~EventHolder() {
+    if (event != nullptr) api.clReleaseEvent(event);
+  }
+};
+
+DispatchOutcome failed(Status status, std::string message) {
+  return {status, std::move(message), {}, {}};
+}
+
+/// Outputs from this size on are asked for huge pages (below, a page fault
+/// per 4 KiB is cheap enough).
+constexpr size_t kHugeOutputBytes = size_t{4} << 20;
+constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
+
+/// A copy of `bytes` bytes at `from`, as a new output buffer. A fresh large
+/// buffer costs a page fault per 4 KiB on first touch, and in a virtual
+/// machine a fault is slow: a 128 MiB output took ~1 s to fill here, ~55 ms
+/// with transparent huge pages, which Linux gives only where asked (madvise).
+ByteBuffer output_copy(const uint8_t* from, size_t bytes) {
+  ByteBuffer out;
+  out.reserve(bytes);
+  if (bytes >= kHugeOutputBytes) {
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(out.data());
+    const uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
+    const uintptr_t last = (begin + bytes) & ~(kHugePage - 1);
+    // Advice only: where it fails, the copy below still works.
+    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  }
+  out.assign(from, from + bytes);  // Within the reserved capacity: no reallocation.
+  return out;
+}
+
+/// One region of a device buffer mapped into host memory.
+struct Mapping {
+  cl_mem buffer = nullptr;
+  size_t bytes = 0;
+  uint8_t* host = nullptr;
+};
+
+/// One dispatch's work on the queue. Host bytes move only through mapped
+/// regions, so no command still queued after a timeout can touch memory the
+/// caller owns (a non-blocking read or write would, once the call returned).
+class Run {
+ public:
+  Run(const OpenClApi& api, ClQueue& queue, BufferPool& pool, const std::string& device_name,
+      const DispatchRequest& r)
+      : api_(api),
+        queue_(queue),
+        buffers_(pool, queue),
+        on_(" on " + device_name),
+        r_(r),
+        deadline_(Clock::now() + r.timeout) {}
+
+  DispatchOutcome operator()() {
+    DispatchOutcome outcome;
+    Clock::time_point start = Clock::now();
+    if (!upload()) return std::move(failure_);
+    outcome.timing.upload_ms = ms_since(start);
+    start = Clock::now();
+    if (!execute()) return std::move(failure_);
+    outcome.timing.execute_ms = ms_since(start);
+    start = Clock::now();
+    uint32_t control_word = 0;
+    if (!read_back(outcome.outputs, control_word)) return std::move(failure_);
+    outcome.timing.readback_ms = ms_since(start);
+    if (control_word != 0) {
+      return failed(Status::Timeout, loop_budget_message(r_.iface.loop_iteration_budget));
+    }
+    outcome.status = Status::Ok;
+    return outcome;
+  }
+
+ private:
+  /// Records a failed OpenCL call; always false.
+  bool fail(cl_int error, const std::string& what) {
+    failure_ = failed(resource_status(error), what + on_ + ": " + cl_error_name(error));
+    return false;
+  }
+
+  /// Waits for `event` (and, the queue being in order, all before it).
+  bool wait(cl_event event, const std::string& what) {
+    api_.clFlush(queue_.queue());
+    cl_int status = CL_COMPLETE;
+    switch (wait_for(api_, event, deadline_, status)) {
+      case Wait::Complete:
+        return true;
+      case Wait::TimedOut:
+        queue_.abandon();
+        failure_ = failed(Status::Timeout,
+                          what + " did not finish within " + std::to_string(r_.timeout.count()) +
+                              " ms" + on_ + "; its queue is abandoned and a new one will be made");
+        return false;
+      case Wait::Failed:
+        failure_ =
+            failed(Status::DeviceLost, what + " failed" + on_ + " (" + cl_error_name(status) + ")");
+        return false;
+    }
+    return false;
+  }
+
+  /// Maps every region (non-blocking) and waits for the last map.
+  bool map(std::vector<Mapping>& regions, cl_map_flags flags, const std::string& what) {
+    EventHolder last{api_};
+    for (Mapping& region : regions) {
+      if (last.event != nullptr) api_.clReleaseEvent(last.event);
+      last.event = nullptr;
+      cl_int error = CL_SUCCESS;
+      region.host = static_cast<uint8_t*>(api_.clEnqueueMapBuffer(queue_.queue(), region.buffer,
+                                                                  CL_FALSE, flags, 0, region.bytes,
+                                                                  0, nullptr, &last.event, &error));
+      if (region.host == nullptr) {
+        unmap(regions);  // The ones mapped so far, so that the pool gets them back unmapped.
+        return fail(error, "clEnqueueMapBuffer (" + what + ")");
+      }
+    }
+    return last.event == nullptr || wait(last.event, what);
+  }
+
+  /// Unmaps every mapped region (those with a host pointer).
+  void unmap(const std::vector<Mapping>& regions) {
+    for (const Mapping& region : regions) {
+      if (region.host == nullptr) continue;
+      api_.clEnqueueUnmapMemObject(queue_.queue(), region.buffer, region.host, 0, nullptr, nullptr);
+    }
+  }
+
+  /// Every bound buffer gets the host bytes, then zeros to its device size;
+  /// the control buffer zeros.
+  bool upload() {
+    std::vector<Mapping> regions;
+    std::vector<const ByteBuffer*> sources;
+    static const ByteBuffer kNoBytes;
+    auto take = [&](const ByteBuffer& bytes) {
+      cl_int error = CL_SUCCESS;
+      const uint64_t size = device_buffer_bytes(bytes.size());
+      cl_mem m = buffers_.take(size, error);
+      if (m != nullptr) {
+        regions.push_back({m, size, nullptr});
+        sources.push_back(&bytes);
+      }
+      return error == CL_SUCCESS ? m : (fail(error, "cannot allocate a buffer"), nullptr);
+    };
+    for (const KernelBuffer& b : r_.iface.buffers) {
+      bound_.push_back(take(r_.inputs.at(b.name)));
+      if (bound_.back() == nullptr) return false;
+    }
+    if (r_.iface.has_control_buffer && (control_ = take(kNoBytes)) == nullptr) return false;
+    if (!map(regions, CL_MAP_WRITE_INVALIDATE_REGION, "uploading the inputs")) return false;
+    for (size_t i = 0; i < regions.size(); ++i) {
+      const ByteBuffer& bytes = *sources[i];
+      std::copy(bytes.begin(), bytes.end(), regions[i].host);
+      std::fill(regions[i].host + bytes.size(), regions[i].host + regions[i].bytes, uint8_t{0});
+    }
+    unmap(regions);
+    return true;
+  }
+
+  /// Arguments in KernelInterface order, then the kernel. Dispatches never
+  /// overlap, so the cached kernel's arguments can be set each time.
+  bool execute() {
+    cl_kernel kernel = r_.kernel.kernel;
+    for (size_t i = 0; i < bound_.size(); ++i) {
+      const KernelBuffer& b = r_.iface.buffers[i];
+      const cl_uint count =
+          static_cast<cl_uint>(host_element_count(b.element, r_.inputs.at(b.name).size()));
+      cl_int error =
+          api_.clSetKernelArg(kernel, r_.iface.pointer_arg(i), sizeof(cl_mem), &bound_[i]);
+      if (error == CL_SUCCESS) {
+        error = api_.clSetKernelArg(kernel, r_.iface.count_arg(i), sizeof count, &count);
+      }
+      if (error != CL_SUCCESS) return fail(error, "clSetKernelArg");
+    }
+    if (control_ != nullptr) {
+      const cl_int error =
+          api_.clSetKernelArg(kernel, r_.iface.control_arg(), sizeof(cl_mem), &control_);
+      if (error != CL_SUCCESS) return fail(error, "clSetKernelArg");
+    }
+    size_t global[3];
+    size_t local[3];
+    for (size_t axis = 0; axis < 3; ++axis) {
+      local[axis] = r_.iface.workgroup_size[axis];
+      global[axis] = size_t{r_.grid.workgroups[axis]} * local[axis];
+    }
+    EventHolder run{api_};
+    const cl_int error = api_.clEnqueueNDRangeKernel(queue_.queue(), kernel, 3, nullptr, global,
+                                                     local, 0, nullptr, &run.event);
+    if (error != CL_SUCCESS) return fail(error, "clEnqueueNDRangeKernel");
+    return wait(run.event, "the kernel");
+  }
+
+  /// The control word, then every read_write buffer's host bytes.
+  bool read_back(BufferSet& outputs, uint32_t& control_word) {
+    std::vector<Mapping> regions;
+    if (control_ != nullptr) regions.push_back({control_, sizeof control_word, nullptr});
+    for (size_t i = 0; i < bound_.size(); ++i) {
+      const KernelBuffer& b = r_.iface.buffers[i];
+      const size_t bytes = r_.inputs.at(b.name).size();
+      if (b.access != BufferAccess::ReadWrite) continue;
+      if (bytes == 0) {
+        outputs[b.name] = {};
+        continue;
+      }
+      regions.push_back({bound_[i], bytes, nullptr});
+    }
+    if (!map(regions, CL_MAP_READ, "reading the outputs")) return false;
+    size_t next = 0;
+    if (control_ != nullptr) std::memcpy(&control_word, regions[next++].host, sizeof control_word);
+    for (size_t i = 0; i < bound_.size(); ++i) {
+      const KernelBuffer& b = r_.iface.buffers[i];
+      if (b.access != BufferAccess::ReadWrite || r_.inputs.at(b.name).empty()) continue;
+      const Mapping& region = regions[next++];
+      outputs[b.name] = output_copy(region.host, region.bytes);
+    }
+    unmap(regions);
+    api_.clFlush(queue_.queue());
+    return true;
+  }
+
+  const OpenClApi& api_;
+  ClQueue& queue_;
+  DispatchBuffers buffers_;
+  const std::string on_;
+  const DispatchRequest& r_;
+  const Clock::time_point deadline_;
+  std::vector<cl_mem> bound_;
+  cl_mem control_ = nullptr;
+  DispatchOutcome failure_;
+};
+
+}  // namespace
+
+DispatchOutcome run_dispatch(const OpenClApi& api, ClQueue& queue, BufferPool& pool,
+                             const std::string& device_name, const DispatchRequest& request) {
+  return Run(api, queue, pool, device_name, request)();
+}
+
+}  // namespace vyre::opencl

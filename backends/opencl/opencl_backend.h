@@ -1,0 +1,62 @@
+// The `opencl` backend: programs lowered to OpenCL C (lowering.h), built by
+// the driver at their first dispatch and run on any OpenCL 1.2 device (PoCL
+// on a CPU, NVIDIA's OpenCL on a GPU). The ICD loader is opened lazily, so
+// creating the backend and compile() work without one. Design: DESIGN.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "backends/backend.h"
+#include "backends/backend_options.h"
+#include "backends/opencl/lowering.h"
+
+namespace vyre::opencl {
+
+/// The compiled form of a program on this backend: its OpenCL C source.
+class OpenClProgram final : public CompiledProgram {
+ public:
+  explicit OpenClProgram(LoweredKernel lowered);
+  const LoweredKernel& lowered() const { return lowered_; }
+  /// Unique for the life of the process: the key of the kernel cache.
+  uint64_t id() const { return id_; }
+
+ private:
+  LoweredKernel lowered_;
+  uint64_t id_;
+};
+
+/// A Backend over one OpenCL device.
+///
+/// Dispatches run one at a time and wait for completion. A dispatch that does
+/// not finish within BackendOptions::fence_timeout is Status::Timeout and a
+/// kernel that ends in an execution error Status::DeviceLost; either way the
+/// context and queue are replaced and the next dispatch runs on fresh ones.
+/// A kernel the driver does not build is Status::CompileError at dispatch,
+/// with the build log.
+class OpenClBackend final : public Backend {
+ public:
+  explicit OpenClBackend(BackendOptions options);
+  ~OpenClBackend() override;
+
+  std::string name() const override { return "opencl"; }
+  Capabilities probe() override;
+  CompileOutcome compile(const Program& program) override;
+  DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
+                           const Grid& grid) override;
+
+  /// Kernels built (clBuildProgram) so far; a cached program's later
+  /// dispatches add none.
+  uint64_t kernels_built() const;
+  /// Contexts created so far (1 + recoveries, once one was needed).
+  uint64_t contexts_created() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// The registry's factory for "opencl".
+std::unique_ptr<Backend> make_opencl_backend(const BackendOptions& options);
+
+}  // namespace vyre::opencl

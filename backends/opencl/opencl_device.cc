@@ -1,0 +1,168 @@
+// Enumerating, choosing and probing OpenCL devices.
+#include "backends/opencl/opencl_device.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+namespace vyre::opencl {
+namespace {
+
+/// Platform ids asked for; more than any machine has.
+constexpr cl_uint kMaxPlatforms = 16;
+constexpr cl_uint kMaxDevices = 64;
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string platform_string(const OpenClApi& api, cl_platform_id p, cl_platform_info what) {
+  char text[1024] = {};
+  if (api.clGetPlatformInfo(p, what, sizeof text - 1, text, nullptr) != CL_SUCCESS) return "?";
+  return text;
+}
+
+std::string device_string(const OpenClApi& api, cl_device_id d, cl_device_info what) {
+  char text[1024] = {};
+  if (api.clGetDeviceInfo(d, what, sizeof text - 1, text, nullptr) != CL_SUCCESS) return "?";
+  return text;
+}
+
+template <typename T>
+T device_value(const OpenClApi& api, cl_device_id d, cl_device_info what) {
+  T value{};
+  if (api.clGetDeviceInfo(d, what, sizeof value, &value, nullptr) != CL_SUCCESS) return T{};
+  return value;
+}
+
+uint32_t clamp_u32(uint64_t v) {
+  return static_cast<uint32_t>(std::min<uint64_t>(v, 0xFFFFFFFFu));
+}
+
+ClDevice probe_device(const OpenClApi& api, cl_platform_id platform, cl_device_id device) {
+  ClDevice out{platform, device, {}, {}};
+  DeviceLimits& l = out.limits;
+  l.device_name = device_string(api, device, CL_DEVICE_NAME);
+  size_t sizes[3] = {0, 0, 0};
+  api.clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof sizes, sizes, nullptr);
+  for (size_t axis = 0; axis < 3; ++axis) l.max_work_item_sizes[axis] = sizes[axis];
+  l.max_work_group_size = device_value<size_t>(api, device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  l.local_mem_size = device_value<cl_ulong>(api, device, CL_DEVICE_LOCAL_MEM_SIZE);
+  l.max_mem_alloc_size = device_value<cl_ulong>(api, device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  l.max_constant_buffer_size =
+      device_value<cl_ulong>(api, device, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE);
+  l.max_constant_args = device_value<cl_uint>(api, device, CL_DEVICE_MAX_CONSTANT_ARGS);
+  l.max_parameter_size = device_value<size_t>(api, device, CL_DEVICE_MAX_PARAMETER_SIZE);
+  l.address_bits = device_value<cl_uint>(api, device, CL_DEVICE_ADDRESS_BITS);
+
+  Capabilities& c = out.capabilities;
+  c.device_name = l.device_name;
+  c.driver = platform_string(api, platform, CL_PLATFORM_NAME) + " " +
+             device_string(api, device, CL_DRIVER_VERSION);
+  c.api = device_string(api, device, CL_DEVICE_VERSION);
+  c.max_workgroup_invocations = clamp_u32(l.max_work_group_size);
+  for (size_t axis = 0; axis < 3; ++axis) {
+    c.max_workgroup_size[axis] = clamp_u32(l.max_work_item_sizes[axis]);
+    // OpenCL limits no workgroup count; u32 invocation ids do (dispatch_checks).
+    c.max_workgroup_count[axis] = 0xFFFFFFFFu;
+  }
+  c.max_storage_buffer_bytes = l.max_mem_alloc_size;
+  c.max_uniform_buffer_bytes = std::min<uint64_t>(l.max_constant_buffer_size, 65536);
+  c.max_workgroup_memory_bytes = l.local_mem_size;
+  // The work-group size multiple is a kernel property; 64 unless the device
+  // is known to prefer another (NVIDIA warps are 32 wide, 64 suits them too).
+  c.preferred_workgroup_size = 64;
+  const bool usable = device_value<cl_bool>(api, device, CL_DEVICE_AVAILABLE) &&
+                      device_value<cl_bool>(api, device, CL_DEVICE_COMPILER_AVAILABLE);
+  if (!usable) {
+    c.unavailable = "OpenCL device `" + l.device_name +
+                    "` is not available or has no OpenCL C compiler (CL_DEVICE_AVAILABLE, "
+                    "CL_DEVICE_COMPILER_AVAILABLE)";
+  }
+  return out;
+}
+
+std::string describe(const std::vector<ClDevice>& devices) {
+  std::string out;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    out += "\n  " + std::to_string(i) + ": " + devices[i].capabilities.device_name + " (" +
+           devices[i].capabilities.driver + ")";
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<ClDevice>> list_devices(const OpenClApi& api) {
+  cl_platform_id platforms[kMaxPlatforms] = {};
+  cl_uint platform_count = 0;
+  const cl_int got = api.clGetPlatformIDs(kMaxPlatforms, platforms, &platform_count);
+  if (got != CL_SUCCESS || platform_count == 0) {
+    return Error{"no OpenCL platform (clGetPlatformIDs: " + cl_error_name(got) +
+                 "): the ICD loader found no driver in /etc/OpenCL/vendors. Install one "
+                 "(PoCL: pocl-opencl-icd; NVIDIA: its driver's OpenCL ICD)."};
+  }
+  std::vector<ClDevice> devices;
+  for (cl_uint p = 0; p < std::min(platform_count, kMaxPlatforms); ++p) {
+    cl_device_id ids[kMaxDevices] = {};
+    cl_uint count = 0;
+    if (api.clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, kMaxDevices, ids, &count) !=
+        CL_SUCCESS) {
+      continue;
+    }
+    for (cl_uint d = 0; d < std::min(count, kMaxDevices); ++d) {
+      devices.push_back(probe_device(api, platforms[p], ids[d]));
+    }
+  }
+  if (devices.empty()) {
+    return Error{"the OpenCL platforms found (" + std::to_string(platform_count) +
+                 ") offer no device"};
+  }
+  return devices;
+}
+
+Result<ClDevice> select_device(const std::vector<ClDevice>& devices, std::string_view selector) {
+  if (selector.empty()) return devices.front();
+  size_t index = 0;
+  const auto [end, ec] = std::from_chars(selector.data(), selector.data() + selector.size(), index);
+  if (ec == std::errc() && end == selector.data() + selector.size()) {
+    if (index < devices.size()) return devices[index];
+    return Error{"OpenCL device index " + std::string(selector) +
+                 " is out of range; devices:" + describe(devices)};
+  }
+  const std::string wanted = lower(selector);
+  for (const ClDevice& d : devices) {
+    const std::string name = lower(d.capabilities.driver + ": " + d.capabilities.device_name);
+    if (name.find(wanted) != std::string::npos) return d;
+  }
+  return Error{"no OpenCL device matches `" + std::string(selector) +
+               "`; devices:" + describe(devices)};
+}
+
+Result<std::unique_ptr<ClQueue>> ClQueue::create(const OpenClApi& api, const ClDevice& device) {
+  std::unique_ptr<ClQueue> q(new ClQueue(api, device.device));
+  const cl_context_properties properties[] = {
+      CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device.platform), 0};
+  cl_int error = CL_SUCCESS;
+  q->context_ = api.clCreateContext(properties, 1, &device.device, nullptr, nullptr, &error);
+  if (q->context_ == nullptr) {
+    return Error{"cannot create an OpenCL context on " + device.capabilities.device_name + ": " +
+                 cl_error_name(error)};
+  }
+  q->queue_ = api.clCreateCommandQueue(q->context_, device.device, 0, &error);
+  if (q->queue_ == nullptr) {
+    return Error{"cannot create an OpenCL command queue on " + device.capabilities.device_name +
+                 ": " + cl_error_name(error)};
+  }
+  return q;
+}
+
+ClQueue::~ClQueue() {
+  if (abandoned_) return;
+  if (queue_ != nullptr) api_.clReleaseCommandQueue(queue_);
+  if (context_ != nullptr) api_.clReleaseContext(context_);
+}
+
+}  // namespace vyre::opencl

@@ -1,0 +1,31 @@
+// Helpers of the OpenCL backend tests: byte buffers from words, the shared
+// backend (a missing device FAILS the test, never skips it), a runner, and
+// buffers described as hex words for failure messages.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "backends/opencl/opencl_backend.h"
+#include "spec/ir/program.h"
+
+namespace vyre::opencl::testing {
+
+/// Little-endian bytes of `values`.
+ByteBuffer words(std::initializer_list<uint32_t> values);
+ByteBuffer words(const std::vector<uint32_t>& values);
+
+/// The backend shared by a test binary (one context per process). When no
+/// OpenCL device is usable the calling test fails with the reason.
+OpenClBackend& shared_backend();
+
+/// Compiles and runs `program`; the test fails unless both succeed.
+BufferSet run_ok(Backend& backend, const Program& program, const BufferSet& inputs,
+                 const Grid& grid = {});
+
+/// Buffers as hex words, for failure messages.
+std::string describe(const BufferSet& buffers);
+
+}  // namespace vyre::opencl::testing
