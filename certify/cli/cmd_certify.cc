@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -21,12 +22,16 @@ namespace {
 
 constexpr std::string_view kUsage =
     "vyre-certify --backend NAME [--device D] [--level L1..L4] [--runs N] [--seed S]\n"
-    "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--quiet]\n"
-    "  NAME is a built-in backend (reference, vulkan) or a plugin path (./libmybackend.so),\n"
-    "  which runs in a child process so that a crash or hang fails one case, not the run.\n"
-    "  --timeout-ms bounds one submission of a built-in backend (default 10000) and one\n"
-    "  compile or dispatch call of a plugin (default 60000). --device picks a vulkan device\n"
-    "  (an index or part of its name); other backends have none to pick.\n"
+    "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
+    "                    [--quiet]\n"
+    "  NAME is a built-in backend (reference, vulkan, opencl) or a plugin path\n"
+    "  (./libmybackend.so), which runs in a child process so that a crash or hang fails\n"
+    "  one case, not the run.\n"
+    "  --timeout-ms bounds one compile and one submission of a built-in backend (default\n"
+    "  10000) and one compile or dispatch call of a plugin (default 60000).\n"
+    "  --case-budget-s bounds all the runs of one case (default 300; 0: no bound): a\n"
+    "  backend that is slow but never hangs fails that case with `timeout`.\n"
+    "  --device picks a vulkan or opencl device (an index or part of its name).\n"
     "  Each option may be given once. A reused --out keeps no old repro: the repro files\n"
     "  an earlier run wrote there are deleted first (other files are left alone).\n"
     "  Defaults: --level L4, --runs 100, --seed 1, --out reports/<backend>-<UTC time>/.\n"
@@ -71,8 +76,9 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
       out.run.progress = false;
       continue;
     }
-    constexpr std::string_view kValued[] = {"--backend", "--device", "--level", "--runs",
-                                            "--seed",    "--filter", "--out",   "--timeout-ms"};
+    constexpr std::string_view kValued[] = {"--backend", "--device",     "--level",
+                                            "--runs",    "--seed",       "--filter",
+                                            "--out",     "--timeout-ms", "--case-budget-s"};
     if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued)) {
       return "unknown option `" + flag + "`";
     }
@@ -95,6 +101,11 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
       auto seed = parse_number<uint64_t>(value);
       if (!seed) return "--seed takes an unsigned 64-bit number";
       out.run.seed = *seed;
+    } else if (flag == "--case-budget-s") {
+      auto seconds = parse_number<uint32_t>(value);
+      if (!seconds || *seconds > 86400)
+        return "--case-budget-s takes a number of seconds from 0 to 86400";
+      out.run.case_budget = std::chrono::seconds(*seconds);
     } else if (flag == "--filter") {
       out.run.filter = value;
     } else if (flag == "--out") {

@@ -70,6 +70,9 @@ struct CaseResult {
   uint64_t compile_us = 0;
   uint64_t backend_us = 0;
   uint64_t reference_us = 0;
+  /// Mean per-dispatch overhead the backend measured over its batches
+  /// (BatchTiming::per_dispatch_us), microseconds; 0 when it reported none.
+  double per_dispatch_us = 0;
   std::optional<Failure> failure;
 };
 

@@ -70,7 +70,11 @@ nlohmann::json case_to_json(const CaseResult& c) {
       {"dispatches", c.dispatches},
       {"distinct_outputs", c.distinct_outputs},
       {"timing_us",
-       {{"compile", c.compile_us}, {"backend", c.backend_us}, {"reference", c.reference_us}}}};
+       {{"compile", c.compile_us},
+        {"backend", c.backend_us},
+        {"reference", c.reference_us},
+        // The backend's own per-dispatch overhead in its batches, in ns.
+        {"per_dispatch_ns", static_cast<uint64_t>(c.per_dispatch_us * 1000.0 + 0.5)}}}};
   if (c.failure) j["failure"] = failure_to_json(*c.failure);
   return j;
 }

@@ -44,8 +44,11 @@ constexpr Field kFailureFields[] = {
     {"observed", Type::HexBuffers},
     {"repro", Type::String},
     {"first_difference", Type::Object, true, kFirstDifferenceFields}};
-constexpr Field kCaseTimingFields[] = {
-    {"compile", Type::Unsigned}, {"backend", Type::Unsigned}, {"reference", Type::Unsigned}};
+constexpr Field kCaseTimingFields[] = {{"compile", Type::Unsigned},
+                                       {"backend", Type::Unsigned},
+                                       {"reference", Type::Unsigned},
+                                       // Reports from before batched runs have none.
+    {"per_dispatch_ns", Type::Unsigned, true}};
 constexpr Field kCaseFields[] = {{"id", Type::String},
                                  {"level", Type::String},
                                  {"oracle", Type::String},

@@ -1,5 +1,6 @@
 #include "certify/run/case_runner.h"
 
+#include "certify/run/case_expectations.h"
 #include "certify/run/dispatch_case_runner.h"
 #include "certify/run/host_case_runner.h"
 
@@ -21,7 +22,7 @@ std::string rerun_note(const Backend& backend, const SuiteCase& c) {
 }  // namespace
 
 CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& options,
-                    const ReproWriter& write_repro) {
+                    const ReproWriter& write_repro, const CaseExpectations* expectations) {
   CaseResult r;
   r.id = c.id;
   r.level = c.level;
@@ -32,11 +33,15 @@ CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& 
     r.message = "zero runs requested: nothing would be checked";
     return r;
   }
-  if (const auto* d = std::get_if<DispatchCase>(&c.body)) {
-    run_dispatch_case(backend, c, *d, options, write_repro, r);
+  std::optional<CaseExpectations> own;
+  if (!expectations) expectations = &own.emplace(compute_expectations(c, options));
+  r.reference_us = expectations->reference_us;
+  if (std::holds_alternative<DispatchCase>(c.body)) {
+    run_dispatch_case(backend, *expectations, options, write_repro, r);
   } else {
-    run_host_case(backend, c, std::get<HostCase>(c.body), options, r);
+    run_host_case(backend, std::get<HostCase>(c.body), *expectations, options, r);
   }
+  if (r.dispatches != 0) r.per_dispatch_us /= static_cast<double>(r.dispatches);
   if (r.failure && r.failure->repro.empty()) {
     r.message += " (" + rerun_note(backend, c) + ")";
   }

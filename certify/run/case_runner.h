@@ -4,6 +4,7 @@
 // the one output judge (output_judge.h).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -25,7 +26,13 @@ struct CaseRunOptions {
   /// outputs; null: the runner makes a reference-interpreter backend
   /// (make_reference_backend). Tests substitute their own.
   Backend* reference = nullptr;
+  /// Wall-clock budget of one case's runs on the backend (0: none): a
+  /// backend that is slow but never hangs one submission fails the case
+  /// with `timeout` instead of stretching the run without limit.
+  std::chrono::milliseconds case_budget{0};
 };
+
+struct CaseExpectations;
 
 /// Writes a repro (a failing dispatch as a case file expecting what a
 /// conforming backend must produce, with its comparison) and returns its
@@ -36,7 +43,9 @@ using ReproWriter = std::function<std::string(const TestCase&)>;
 /// failing variant's inputs, expected and observed bytes, and a repro
 /// written through `write_repro`. A failure left without a repro file says
 /// in its message how its inputs are generated and which command reruns it.
+/// `expectations` are the reference's answers for `c` when already computed
+/// (the ReferencePool); null computes them here first.
 CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& options,
-                    const ReproWriter& write_repro);
+                    const ReproWriter& write_repro, const CaseExpectations* expectations = nullptr);
 
 }  // namespace vyre::certify

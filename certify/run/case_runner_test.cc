@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -150,6 +153,87 @@ TEST(CaseRunner, BytesThatChangeOnOneRunAreNondeterministic) {
   EXPECT_NE(r.failure->variant.find("run=3"), std::string::npos) << r.failure->variant;
   ASSERT_TRUE(r.failure->first_difference);
   EXPECT_EQ(r.failure->first_difference->word, 3u);
+}
+
+/// A backend whose batches answer as scripted, counting them.
+class BatchingBackend final : public Backend {
+ public:
+  /// The answer to batch number `n` (from 1) of `runs` runs.
+  std::function<BatchOutcome(uint32_t n, uint32_t runs)> answer;
+  uint32_t batches = 0;
+  std::chrono::milliseconds delay{0};
+
+  std::string name() const override { return "batching"; }
+  Capabilities probe() override { return {}; }
+  CompileOutcome compile(const Program&) override {
+    return {Status::Ok, "", std::make_shared<const CompiledProgram>()};
+  }
+  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet&, const Grid&) override {
+    ADD_FAILURE() << "the runner dispatched one run instead of a batch";
+    return {Status::Error, "unexpected", {}, {}};
+  }
+  BatchOutcome dispatch_runs(const CompiledProgram&, const BufferSet&, const Grid&,
+                             const BatchOptions& options) override {
+    std::this_thread::sleep_for(delay);
+    BatchOutcome out = answer(++batches, options.runs);
+    out.dispatches = options.runs;
+    return out;
+  }
+};
+
+TEST(CaseRunner, ARunListedAsDifferingInABatchFailsAsNondeterministic) {
+  BatchingBackend backend;
+  backend.answer = [](uint32_t, uint32_t) {
+    BatchOutcome out;
+    out.status = Status::Ok;
+    out.first_outputs = right_outputs();
+    out.differing = {{7, {{"out", to_bytes({2, 3, 4, 9})}}}};
+    out.differing_runs = 1;
+    return out;
+  };
+  ReproSink repros;
+  CaseResult r = run_case(backend, plus_one_case(), runs(10), repros.callback());
+  EXPECT_EQ(backend.batches, 1u);
+  EXPECT_EQ(r.verdict, Verdict::Fail);
+  EXPECT_NE(r.message.find("nondeterministic"), std::string::npos) << r.message;
+  ASSERT_TRUE(r.failure);
+  EXPECT_NE(r.failure->variant.find("run=8"), std::string::npos) << r.failure->variant;
+}
+
+TEST(CaseRunner, AFailedRunInABatchGetsItsStatusAndRunNumber) {
+  BatchingBackend backend;
+  backend.answer = [](uint32_t, uint32_t) {
+    BatchOutcome out;
+    out.status = Status::DeviceLost;
+    out.message = "scripted";
+    out.failed_run = 4;
+    return out;
+  };
+  CaseResult r = run_case(backend, plus_one_case(), runs(10), nullptr);
+  EXPECT_EQ(r.verdict, Verdict::DeviceLost);
+  ASSERT_TRUE(r.failure);
+  EXPECT_NE(r.failure->variant.find("run=5"), std::string::npos) << r.failure->variant;
+}
+
+TEST(CaseRunner, ACaseSlowerThanItsBudgetTimesOut) {
+  BatchingBackend backend;
+  backend.delay = std::chrono::milliseconds(30);
+  backend.answer = [](uint32_t, uint32_t) {
+    BatchOutcome out;
+    out.status = Status::Ok;
+    out.first_outputs = right_outputs();
+    return out;
+  };
+  // Graph-style batches are small; a byte case takes all runs at once, so
+  // the budget is checked between variants' batches: two variants here.
+  SuiteCase c = plus_one_case();
+  dispatch_of(c).poisonable.reset();
+  dispatch_of(c).test_case.inputs["out"] = to_bytes({0, 0, 0, 0});
+  CaseRunOptions o = runs(3);
+  o.case_budget = std::chrono::milliseconds(10);
+  CaseResult r = run_case(backend, c, o, nullptr);
+  EXPECT_EQ(r.verdict, Verdict::Timeout) << r.message;
+  EXPECT_NE(r.message.find("budget"), std::string::npos) << r.message;
 }
 
 TEST(CaseRunner, NotSupportedAtCompileIsNotSupportedAndNeverDispatched) {

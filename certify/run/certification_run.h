@@ -2,6 +2,7 @@
 // judged fail-closed; certify/README.md traces it from the CLI to the reports.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -24,6 +25,8 @@ struct CertifyOptions {
   std::string filter;
   /// Folder of report.json, report.md, junit.xml and repro/.
   std::string out_dir;
+  /// Wall-clock budget of one case's runs on the backend (0: none).
+  std::chrono::milliseconds case_budget{std::chrono::minutes(5)};
   /// Show progress on stderr (a live line on a terminal, plain lines
   /// elsewhere); false for --quiet.
   bool progress = true;

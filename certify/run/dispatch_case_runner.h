@@ -1,14 +1,15 @@
-// The runs of a single-dispatch case: its variants, the reference's expected
-// outputs for each, and every backend run judged against them.
+// The runs of a single-dispatch case: each variant's runs recorded in batches
+// (Backend::dispatch_runs) and judged against the reference's expectation.
 #pragma once
 
+#include "certify/run/case_expectations.h"
 #include "certify/run/case_runner.h"
 
 namespace vyre::certify {
 
-/// Runs every variant of `d` (case `c`) `options.runs` times on `backend`,
+/// Runs every variant in `expectations` `options.runs` times on `backend`,
 /// filling `r`'s verdict, counts and times.
-void run_dispatch_case(Backend& backend, const SuiteCase& c, const DispatchCase& d,
+void run_dispatch_case(Backend& backend, const CaseExpectations& expectations,
                        const CaseRunOptions& options, const ReproWriter& write_repro,
                        CaseResult& r);
 

@@ -1,34 +1,13 @@
 #include "certify/run/host_case_runner.h"
 
-#include <memory>
+#include <algorithm>
 
-#include "backends/reference_backend.h"
 #include "certify/run/run_judge.h"
 
 namespace vyre::certify {
 namespace {
 
 using Clock = RunClock::Clock;
-
-/// The outputs of one run of `h` on `reference`; on failure, records an
-/// invalid case in `r` (the suite, not the backend under test, is at fault)
-/// and returns nullopt.
-std::optional<BufferSet> reference_run(Backend& reference, const HostCase& h, CaseResult& r) {
-  auto start = Clock::now();
-  HostPrepared prepared = h.prepare(reference);
-  std::optional<HostObservation> out;
-  if (prepared.status == Status::Ok && prepared.run) out = prepared.run();
-  r.reference_us += RunClock::micros_since(start);
-  std::string why = !out                        ? "prepare: " + prepared.message
-                    : out->status != Status::Ok ? out->message
-                                                : "";
-  if (!why.empty()) {
-    record_failure(r, Verdict::InvalidCase, "the reference backend cannot run the case: " + why,
-                   "reference", h.inputs, {}, {}, std::nullopt, nullptr);
-    return std::nullopt;
-  }
-  return std::move(out->outputs);
-}
 
 /// A host-driven failure's verdict: the backend's own status (carried
 /// through the engine), or Error where a failing part answered Ok.
@@ -40,28 +19,18 @@ Verdict host_verdict(Status status) {
 
 // The engine owns its buffers and dispatch grids, so the case has one
 // variant: the runs.
-void run_host_case(Backend& backend, const SuiteCase& c, const HostCase& h, const CaseRunOptions& o,
-                   CaseResult& r) {
+void run_host_case(Backend& backend, const HostCase& h, const CaseExpectations& expectations,
+                   const CaseRunOptions& o, CaseResult& r) {
+  const Clock::time_point case_start = Clock::now();
   r.variants = 1;
-  // Expected bytes: the reference backend's, which must itself agree with
-  // the case's hand-computed or oracle expectation.
-  std::unique_ptr<Backend> own_reference;
-  if (!o.reference) own_reference = make_reference_backend(BackendOptions{});
-  std::optional<BufferSet> reference =
-      reference_run(o.reference ? *o.reference : *own_reference, h, r);
-  if (!reference) return;
-  TestCase oracle;
-  oracle.expected = h.expected;
-  if (Judgement j = judge_outputs(oracle, *reference); j.difference) {
-    record_failure(r, Verdict::InvalidCase,
-                   "the reference backend disagrees with the case's expectation (" + c.oracle +
-                       "): " + *j.difference,
-                   "reference", h.inputs, h.expected, *reference, std::nullopt, nullptr);
+  if (expectations.host_invalid) {
+    const InvalidCase& invalid = *expectations.host_invalid;
+    record_failure(r, Verdict::InvalidCase, invalid.message, invalid.variant, invalid.inputs,
+                   invalid.expected, invalid.observed, std::nullopt, nullptr);
     return;
   }
   TestCase expectation;
-  expectation.name = c.id;
-  expectation.expected = *reference;
+  expectation.expected = *expectations.host_outputs;
   const BufferSet& expected = *expectation.expected;
 
   auto prepare_start = Clock::now();
@@ -74,11 +43,19 @@ void run_host_case(Backend& backend, const SuiteCase& c, const HostCase& h, cons
   }
   RunJudge judge(expectation, expected);
   for (uint32_t run = 0; run < o.runs; ++run) {
+    std::string where = "run=" + std::to_string(run + 1);
+    if (o.case_budget.count() > 0 && Clock::now() - case_start > o.case_budget) {
+      record_failure(r, Verdict::Timeout,
+                     "the case ran past its budget of " +
+                         std::to_string(o.case_budget.count() / 1000) + " s (" +
+                         std::to_string(run) + " runs done)",
+                     where, h.inputs, expected, {}, std::nullopt, nullptr);
+      return;
+    }
     auto start = Clock::now();
     HostObservation out = prepared.run();
     r.backend_us += RunClock::micros_since(start);
     ++r.dispatches;
-    std::string where = "run=" + std::to_string(run + 1);
     if (out.status != Status::Ok) {
       record_failure(r, host_verdict(out.status), out.message, where, h.inputs, expected, {},
                      std::nullopt, nullptr);

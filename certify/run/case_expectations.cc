@@ -1,0 +1,169 @@
+#include "certify/run/case_expectations.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "backends/reference_backend.h"
+#include "certify/run/output_judge.h"
+#include "certify/run/run_clock.h"
+#include "reference/interpreter.h"
+
+namespace vyre::certify {
+namespace {
+
+/// True when every byte of a ReadWrite buffer's initial contents is zero, so
+/// the buffer is a pure output and may be poisoned.
+bool is_pure_output(const ByteBuffer& b) {
+  return std::all_of(b.begin(), b.end(), [](uint8_t byte) { return byte == 0; });
+}
+
+std::string describe_shape(const TestCase& tc) {
+  const auto& wg = tc.program.workgroup_size;
+  const auto& grid = tc.grid.workgroups;
+  return "workgroup_size=" + std::to_string(wg[0]) + "x" + std::to_string(wg[1]) + "x" +
+         std::to_string(wg[2]) + " grid=" + std::to_string(grid[0]) + "x" +
+         std::to_string(grid[1]) + "x" + std::to_string(grid[2]);
+}
+
+/// `tc` with its pure-output buffers filled with the poison byte; nullopt when
+/// it has none.
+std::optional<TestCase> poisoned(const DispatchCase& d, TestCase tc, uint8_t poison) {
+  bool any = false;
+  for (const BufferDecl& b : tc.program.buffers) {
+    if (b.access != BufferAccess::ReadWrite) continue;
+    auto it = tc.inputs.find(b.name);
+    if (it == tc.inputs.end() || it->second.empty()) continue;
+    bool listed = d.poisonable && std::find(d.poisonable->begin(), d.poisonable->end(), b.name) !=
+                                      d.poisonable->end();
+    if (d.poisonable ? !listed : !is_pure_output(it->second)) continue;
+    std::fill(it->second.begin(), it->second.end(), poison);
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return tc;
+}
+
+}  // namespace
+
+std::vector<Variant> variants_of(const DispatchCase& d, const CaseRunOptions& o) {
+  const TestCase& base = d.test_case;
+  std::vector<uint32_t> sizes = {base.program.workgroup_size[0]};
+  if (d.resizable) {
+    sizes = {1, 64, o.preferred_workgroup_size};
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  }
+  uint64_t invocations = uint64_t{base.program.workgroup_size[0]} * base.grid.workgroups[0];
+  std::vector<Variant> out;
+  for (uint32_t size : sizes) {
+    TestCase sized = base;
+    if (d.resizable) {
+      sized.program.workgroup_size = {size, 1, 1};
+      sized.grid.workgroups = {static_cast<uint32_t>((invocations + size - 1) / size), 1, 1};
+    }
+    std::string where = describe_shape(sized);
+    out.push_back({where + " outputs=as-given", sized, true});
+    if (auto p = poisoned(d, std::move(sized), o.poison)) {
+      out.push_back({where + " outputs=poisoned", std::move(*p), false});
+    }
+  }
+  if (d.spare_workgroups != std::array<uint32_t, 3>{0, 0, 0}) {
+    // Over-dispatched: the extra invocations must leave every output alone,
+    // so outputs are poisoned where the case allows it.
+    TestCase wide = base;
+    for (int axis = 0; axis < 3; ++axis) wide.grid.workgroups[axis] += d.spare_workgroups[axis];
+    std::string where = describe_shape(wide);
+    if (auto p = poisoned(d, wide, o.poison)) {
+      out.push_back({where + " outputs=poisoned", std::move(*p), false});
+    } else {
+      out.push_back({where + " outputs=as-given", std::move(wide), true});
+    }
+  }
+  return out;
+}
+
+namespace {
+
+/// The expectation of variant `v`: the reference interpreter's outputs, which
+/// must themselves meet the case's own expectation where one applies.
+VariantExpectation expectation_of(const SuiteCase& c, Variant v) {
+  VariantExpectation out;
+  const TestCase& tc = v.test_case;
+  const auto invalid = [&](std::string message, BufferSet expected = {}, BufferSet observed = {}) {
+    out.invalid = InvalidCase{std::move(message), v.label, tc.inputs, std::move(expected),
+                              std::move(observed)};
+  };
+  auto ref = reference::run(tc.program, tc.inputs, tc.grid);
+  if (!ref.ok()) {
+    invalid("the reference rejects the case: " + ref.error().message);
+  } else if (!ref->conforming()) {
+    invalid("the case program is not conforming: " + ref->violations.front().message);
+  } else {
+    // A byte expectation describes the outputs as given; a canonical one
+    // (graph.bfs findings) holds whatever the outputs start as.
+    const bool own_applies =
+        tc.expected && (tc.comparison != Comparison::Bytes || v.outputs_as_given);
+    Judgement j;
+    if (own_applies) j = judge_outputs(tc, ref->outputs);
+    if (j.difference) {
+      invalid("the reference interpreter disagrees with the case's expectation (" + c.oracle +
+                  "): " + *j.difference,
+              *tc.expected, j.canonical ? std::move(*j.canonical) : std::move(ref->outputs));
+    } else {
+      TestCase expectation = tc;
+      expectation.name = c.id;
+      if (tc.comparison == Comparison::Bytes) expectation.expected = std::move(ref->outputs);
+      out.expectation = std::move(expectation);
+    }
+  }
+  out.variant = std::move(v);
+  return out;
+}
+
+/// The reference backend's canonical outputs of one run of `h`, or why it
+/// cannot give them.
+void host_expectation(const SuiteCase& c, const HostCase& h, const CaseRunOptions& o,
+                      CaseExpectations& out) {
+  std::unique_ptr<Backend> own_reference;
+  if (!o.reference) own_reference = make_reference_backend(BackendOptions{});
+  Backend& reference = o.reference ? *o.reference : *own_reference;
+  HostPrepared prepared = h.prepare(reference);
+  std::optional<HostObservation> run;
+  if (prepared.status == Status::Ok && prepared.run) run = prepared.run();
+  const std::string why = !run                        ? "prepare: " + prepared.message
+                          : run->status != Status::Ok ? run->message
+                                                      : "";
+  if (!why.empty()) {
+    out.host_invalid = InvalidCase{
+        "the reference backend cannot run the case: " + why, "reference", h.inputs, {}, {}};
+    return;
+  }
+  TestCase oracle;
+  oracle.expected = h.expected;
+  if (Judgement j = judge_outputs(oracle, run->outputs); j.difference) {
+    out.host_invalid = InvalidCase{"the reference backend disagrees with the case's expectation (" +
+                                       c.oracle + "): " + *j.difference,
+                                   "reference", h.inputs, h.expected, std::move(run->outputs)};
+    return;
+  }
+  out.host_outputs = std::move(run->outputs);
+}
+
+}  // namespace
+
+CaseExpectations compute_expectations(const SuiteCase& c, const CaseRunOptions& options) {
+  const auto start = RunClock::Clock::now();
+  CaseExpectations out;
+  if (const auto* d = std::get_if<DispatchCase>(&c.body)) {
+    for (Variant& v : variants_of(*d, options)) {
+      out.variants.push_back(expectation_of(c, std::move(v)));
+      if (out.variants.back().invalid) break;
+    }
+  } else {
+    host_expectation(c, std::get<HostCase>(c.body), options, out);
+  }
+  out.reference_us = RunClock::micros_since(start);
+  return out;
+}
+
+}  // namespace vyre::certify

@@ -1,0 +1,65 @@
+// What the reference says each run of a case must produce, computed before
+// (and, through the ReferencePool, beside) the backend's runs: every variant
+// of a single-dispatch case is interpreted once, and a host-driven case runs
+// once on the reference backend.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "certify/run/case_runner.h"
+
+namespace vyre::certify {
+
+/// One way of running a single-dispatch case.
+struct Variant {
+  std::string label;
+  TestCase test_case;
+  /// Outputs start as the case gives them (not poisoned), so the case's own
+  /// byte expectation, when it has one, applies.
+  bool outputs_as_given = true;
+};
+
+/// Why the suite, not the backend, is at fault for a case: the reference
+/// rejects it, finds it non-conforming, or disagrees with its expectation.
+struct InvalidCase {
+  std::string message;
+  std::string variant;
+  BufferSet inputs;
+  BufferSet expected;
+  BufferSet observed;
+};
+
+/// The expectation of one variant: the variant's case expecting what the
+/// judge compares against (the reference's bytes, or the case's canonical
+/// expectation), or why the case is invalid.
+struct VariantExpectation {
+  Variant variant;
+  std::optional<TestCase> expectation;
+  std::optional<InvalidCase> invalid;
+};
+
+/// Everything the reference contributes to one case.
+struct CaseExpectations {
+  /// Single-dispatch cases: one entry per variant, in order, stopping at the
+  /// first invalid one.
+  std::vector<VariantExpectation> variants;
+  /// Host-driven cases: the reference backend's canonical outputs, or why
+  /// the case is invalid.
+  std::optional<BufferSet> host_outputs;
+  std::optional<InvalidCase> host_invalid;
+  /// Time spent in the reference.
+  uint64_t reference_us = 0;
+};
+
+/// The variants of `d`: its workgroup sizes (1, 64, preferred when
+/// resizable), outputs as given and poisoned, and an over-dispatched grid.
+std::vector<Variant> variants_of(const DispatchCase& d, const CaseRunOptions& options);
+
+/// Computes `c`'s expectations on the reference (interpreter, or for a
+/// host-driven case options.reference / a fresh reference backend). Pure:
+/// safe to call for several cases on several threads at once.
+CaseExpectations compute_expectations(const SuiteCase& c, const CaseRunOptions& options);
+
+}  // namespace vyre::certify
