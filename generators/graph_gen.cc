@@ -13,48 +13,18 @@ namespace {
 using graph::Edge;
 using graph::NodeRole;
 
-/// The shrinkable numbers a sample is made of.
-struct Recipe {
-  uint32_t nodes = 1;
-  std::vector<std::pair<uint32_t, uint32_t>> raw_edges;
-  std::vector<NodeRole> roles;
-  std::vector<uint32_t> raw_sources;
-  uint32_t max_depth = UINT32_MAX;
-  /// Whether the sample is steered to hold a finding (see plant_finding).
-  bool plant = true;
-  /// Picks the planted sink among the nodes the first source reaches.
-  uint32_t raw_sink = 0;
+using Recipe = GraphRecipe;
+
+/// How many of kRoleRolls rolls each role takes, in roll order.
+struct RoleShare {
+  uint32_t rolls;
+  NodeRole role;
 };
 
-/// Roles shrink towards Normal, the first (and most frequent) element.
-rc::Gen<NodeRole> role_gen() {
-  return rc::gen::weightedElement<NodeRole>({{12, NodeRole::Normal},
-                                             {3, NodeRole::Source},
-                                             {3, NodeRole::Sink},
-                                             {1, NodeRole::SourceSink},
-                                             {2, NodeRole::Sanitizer}});
-}
-
-rc::Gen<uint32_t> max_depth_gen() {
-  return rc::gen::weightedOneOf<uint32_t>(
-      {{3, rc::gen::just<uint32_t>(UINT32_MAX)}, {2, rc::gen::inRange<uint32_t>(0, 9)}});
-}
-
-rc::Gen<Recipe> recipe_gen(uint32_t max_nodes) {
-  return rc::gen::build<Recipe>(
-      rc::gen::set(&Recipe::nodes, rc::gen::inRange<uint32_t>(1, max_nodes + 1)),
-      rc::gen::set(&Recipe::raw_edges,
-                   rc::gen::container<std::vector<std::pair<uint32_t, uint32_t>>>(rc::gen::pair(
-                       rc::gen::arbitrary<uint32_t>(), rc::gen::arbitrary<uint32_t>()))),
-      rc::gen::set(&Recipe::roles, rc::gen::container<std::vector<NodeRole>>(role_gen())),
-      rc::gen::set(&Recipe::raw_sources,
-                   rc::gen::resize(8, rc::gen::container<std::vector<uint32_t>>(
-                                          rc::gen::arbitrary<uint32_t>()))),
-      rc::gen::set(&Recipe::max_depth, max_depth_gen()),
-      // Most samples hold a finding; shrinking goes towards planting one.
-      rc::gen::set(&Recipe::plant, rc::gen::weightedElement<bool>({{4, true}, {1, false}})),
-      rc::gen::set(&Recipe::raw_sink, rc::gen::arbitrary<uint32_t>()));
-}
+constexpr std::array kRoleShares = {
+    RoleShare{12, NodeRole::Normal}, RoleShare{3, NodeRole::Source}, RoleShare{3, NodeRole::Sink},
+    RoleShare{1, NodeRole::SourceSink}, RoleShare{2, NodeRole::Sanitizer}};
+static_assert(12 + 3 + 3 + 1 + 2 == kRoleRolls, "kRoleShares covers every roll once");
 
 /// Uniform random roles and sources leave about half the samples without a
 /// finding, which a parity check cannot tell apart from a traversal that
@@ -171,7 +141,11 @@ const ShapeRow& row_of(GraphShape shape) {
   return kShapes[static_cast<size_t>(shape)];
 }
 
-GraphSample sample_of(GraphShape shape, const Recipe& r) {
+}  // namespace
+
+GraphSample build_graph_sample(GraphShape shape, const GraphRecipe& recipe) {
+  Recipe r = recipe;
+  r.nodes = std::max<uint32_t>(r.nodes, 1);
   const std::vector<Edge> edges = row_of(shape).edges(r);
   GraphSample s;
   // Every edge end is reduced modulo the node count, so nothing is dropped.
@@ -186,7 +160,41 @@ GraphSample sample_of(GraphShape shape, const Recipe& r) {
   return s;
 }
 
-}  // namespace
+GraphRecipe draw_graph_recipe(GraphShape shape, Prng& prng, int size) {
+  const uint64_t bound = static_cast<uint64_t>(std::max(size, 0));
+  GraphRecipe r;
+  r.nodes = static_cast<uint32_t>(prng.between(1, max_nodes_of(shape)));
+  r.raw_edges.resize(prng.between(0, bound));
+  for (auto& [a, b] : r.raw_edges) {
+    a = prng.next_u32();
+    b = prng.next_u32();
+  }
+  r.roles.resize(prng.between(0, bound));
+  for (NodeRole& role : r.roles) role = role_of_roll(static_cast<uint32_t>(prng.below(kRoleRolls)));
+  r.raw_sources.resize(prng.between(0, std::min<uint64_t>(8, bound)));
+  for (uint32_t& raw : r.raw_sources) raw = prng.next_u32();
+  r.max_depth = prng.chance(3, 5) ? UINT32_MAX : static_cast<uint32_t>(prng.between(0, 8));
+  r.plant = prng.chance(4, 5);
+  r.raw_sink = prng.next_u32();
+  return r;
+}
+
+GraphSample draw_graph_sample(GraphShape shape, Prng& prng, int size) {
+  return build_graph_sample(shape, draw_graph_recipe(shape, prng, size));
+}
+
+NodeRole role_of_roll(uint32_t roll) {
+  roll %= kRoleRolls;
+  for (const RoleShare& share : kRoleShares) {
+    if (roll < share.rolls) return share.role;
+    roll -= share.rolls;
+  }
+  return NodeRole::Normal;
+}
+
+uint32_t max_nodes_of(GraphShape shape) {
+  return row_of(shape).max_nodes;
+}
 
 std::span<const GraphShape> all_graph_shapes() {
   return kShapeValues;
@@ -194,16 +202,6 @@ std::span<const GraphShape> all_graph_shapes() {
 
 std::string_view name_of(GraphShape shape) {
   return row_of(shape).name;
-}
-
-rc::Gen<GraphSample> graph_sample(GraphShape shape) {
-  return rc::gen::map(recipe_gen(row_of(shape).max_nodes),
-                      [shape](const Recipe& r) { return sample_of(shape, r); });
-}
-
-rc::Gen<GraphSample> any_graph_sample() {
-  return rc::gen::mapcat(rc::gen::elementOf(kShapeValues),
-                         [](GraphShape shape) { return graph_sample(shape); });
 }
 
 void showValue(const GraphSample& s, std::ostream& os) {

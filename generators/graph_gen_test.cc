@@ -1,4 +1,4 @@
-#include "generators/graph_gen.h"
+#include "generators/graph_gen_rc.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -26,7 +26,7 @@
 #include "archetypes/graph/bfs_layout.h"
 #include "archetypes/graph/bfs_program.h"
 #include "backends/registry.h"
-#include "generators/graph_gen.h"
+#include "generators/graph_gen_rc.h"
 #include "generators/property_check.h"
 #include "generators/rmat.h"
 #include "reference/graph/node_label.h"

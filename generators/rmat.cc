@@ -2,29 +2,21 @@
 
 #include <algorithm>
 
+#include "generators/prng.h"
 #include "reference/graph/node_label.h"
 
 namespace vyre::gen {
 namespace {
 
-/// SplitMix64: tiny, fast and identical on every platform.
-class Random {
- public:
-  explicit Random(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, 1) with 53 bits.
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  /// Uniform in [0, bound), bound > 0 (the tiny modulo bias is irrelevant here).
-  uint32_t below(uint32_t bound) { return static_cast<uint32_t>(next() % bound); }
+/// Uniform in [0, 1) with 53 bits.
+double unit(Prng& rng) {
+  return static_cast<double>(rng.next_u64() >> 11) * 0x1.0p-53;
+}
 
- private:
-  uint64_t state_;
-};
+/// Uniform in [0, bound), bound > 0.
+uint32_t below(Prng& rng, uint32_t bound) {
+  return static_cast<uint32_t>(rng.below(bound));
+}
 
 constexpr double kA = 0.57, kB = 0.19, kC = 0.19;
 
@@ -32,16 +24,17 @@ constexpr double kA = 0.57, kB = 0.19, kC = 0.19;
 
 std::vector<graph::Edge> rmat_edges(const RmatSpec& spec) {
   const uint32_t nodes = uint32_t{1} << spec.scale;
-  Random rng(spec.seed);
+  Prng rng(spec.seed);
   std::vector<uint32_t> permutation(nodes);
   for (uint32_t i = 0; i < nodes; ++i) permutation[i] = i;
-  for (uint32_t i = nodes - 1; i > 0; --i) std::swap(permutation[i], permutation[rng.below(i + 1)]);
+  for (uint32_t i = nodes - 1; i > 0; --i)
+    std::swap(permutation[i], permutation[below(rng, i + 1)]);
   std::vector<graph::Edge> edges(uint64_t{spec.edge_factor} * nodes);
   for (graph::Edge& e : edges) {
     uint32_t from = 0, to = 0;
     // One quadrant choice per bit of the node ids, most significant first.
     for (uint32_t bit = spec.scale; bit-- > 0;) {
-      const double r = rng.unit();
+      const double r = unit(rng);
       const bool lower = r >= kA + kB;  // quadrants c and d: source bit set
       const bool right = (r >= kA && r < kA + kB) || r >= kA + kB + kC;  // b and d
       from |= uint32_t{lower} << bit;
@@ -54,9 +47,9 @@ std::vector<graph::Edge> rmat_edges(const RmatSpec& spec) {
 
 graph::CsrGraph rmat_graph(const RmatSpec& spec) {
   graph::CsrGraph g = *graph::to_csr(uint32_t{1} << spec.scale, rmat_edges(spec));
-  Random rng(spec.seed ^ 0xA5A5A5A5ull);
+  Prng rng(spec.seed ^ 0xA5A5A5A5ull);
   for (uint32_t& label : g.node_data) {
-    const uint32_t roll = rng.below(128);
+    const uint32_t roll = below(rng, 128);
     if (roll < 2) label = graph::make_label(graph::NodeRole::Sink);
     if (roll == 2) label = graph::make_label(graph::NodeRole::Sanitizer);
   }
@@ -71,11 +64,11 @@ std::vector<uint32_t> rmat_sources(const graph::CsrGraph& graph, uint32_t count,
       candidates.push_back(n);
     }
   }
-  Random rng(seed);
+  Prng rng(seed);
   const uint32_t take = std::min<uint32_t>(count, static_cast<uint32_t>(candidates.size()));
   for (uint32_t i = 0; i < take; ++i) {
     std::swap(candidates[i],
-              candidates[i + rng.below(static_cast<uint32_t>(candidates.size()) - i)]);
+              candidates[i + below(rng, static_cast<uint32_t>(candidates.size()) - i)]);
   }
   candidates.resize(take);
   return candidates;

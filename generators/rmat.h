@@ -1,6 +1,7 @@
 // R-MAT graphs (Chakrabarti, Zhan, Faloutsos 2004) with the Graph500
 // parameters a = 0.57, b = 0.19, c = 0.19, d = 0.05, seeded and reproducible
-// on every platform (own random number code, no std distributions).
+// on every platform: drawn from the suite's own Prng (generators/prng.h), no
+// std distributions.
 #pragma once
 
 #include <cstdint>

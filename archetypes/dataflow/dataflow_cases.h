@@ -14,7 +14,8 @@
 
 namespace vyre::dataflow {
 
-/// One archetype for the engine (block_mask transfer, sanitizers as metadata).
+/// One case for the engine (block_mask transfer, sanitizers as metadata),
+/// its roles from a rules file embedded at build time (embedded_files.h).
 struct DataflowCase {
   /// "dataflow/<archetype>".
   std::string name;
@@ -31,8 +32,11 @@ struct DataflowCase {
 /// form engine results and their expectations are compared in.
 BufferSet canonical_findings(std::vector<graph::Finding> findings);
 
-/// Every dispatching archetype as an engine case, in table order. An error
-/// means an archetype is broken, an internal defect.
+/// Every dispatching graph archetype as an engine case, in table order,
+/// labelled by rules/bfs_labels.toml; then "dataflow/web_handler": the
+/// example rules (examples/taint_rules.toml) on the hand-written call graph
+/// examples/web_handler_graph.toml, expected from its hand-computed findings.
+/// An error means a case is broken, an internal defect.
 Result<std::vector<DataflowCase>> dataflow_cases();
 
 }  // namespace vyre::dataflow

@@ -23,8 +23,14 @@ class Reporter {
     return e;
   }
 
+  /// A problem of the whole file (a missing key): anchored at 1:1, so every
+  /// error has the same file:line:col form.
   Error whole(const std::string& problem, const std::string& fix) const {
-    return Error{"dataflow rules " + origin_ + ": " + problem + ". Fix: " + fix + "."};
+    Error e;
+    e.loc = {1, 1};
+    e.message =
+        "dataflow rules " + file_diagnostic(origin_, e.loc, "", problem + ". Fix: " + fix + ".");
+    return e;
   }
 
  private:
@@ -178,7 +184,7 @@ Result<Rules> read(const Reporter& r, const toml::table& root) {
   const toml::node* schema = root.get("schema");
   if (!schema) return r.whole("missing 'schema'", "add schema = 1 at the top");
   if (schema->value_exact<int64_t>() != kRulesSchema) {
-    return r.at(schema->source(), "unsupported schema", "this reader accepts schema = 1");
+    return r.at(schema->source(), "unsupported 'schema'", "this reader accepts schema = 1");
   }
   const toml::node* name = root.get("name");
   if (!name || !name->value_exact<std::string>()) {
@@ -201,9 +207,10 @@ Result<Rules> read(const Reporter& r, const toml::table& root) {
   }
   if (!rules.sanitizers.empty() &&
       !blocks_sanitizers(rules.transfer_function, rules.transfer_params)) {
-    return r.whole("sanitizers are listed but transfer function '" + rules.transfer_function +
-                       "' with these parameters ignores them",
-                   "use function = \"block_mask\" with bit 0 in mask, or drop the sanitizers");
+    return r.at(roles->as_table()->get("sanitizers")->source(),
+                "roles.sanitizers are listed but transfer function '" + rules.transfer_function +
+                    "' with these parameters ignores them",
+                "use function = \"block_mask\" with bit 0 in mask, or drop the sanitizers");
   }
   return rules;
 }

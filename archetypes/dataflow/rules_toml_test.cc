@@ -37,7 +37,11 @@ void expect_error(std::string_view text, const std::string& needle, uint32_t lin
   ASSERT_FALSE(r.ok()) << "expected: " << needle;
   EXPECT_THAT(r.error().message, HasSubstr(needle));
   EXPECT_THAT(r.error().message, HasSubstr("Fix:"));
-  EXPECT_THAT(r.error().message, HasSubstr("t.toml"));
+  // Every error kind carries file:line:col (spec/support/diagnostic_text.h).
+  EXPECT_GT(r.error().loc.line, 0u) << r.error().message;
+  EXPECT_GT(r.error().loc.col, 0u) << r.error().message;
+  EXPECT_THAT(r.error().message, HasSubstr("t.toml:" + std::to_string(r.error().loc.line) + ":" +
+                                           std::to_string(r.error().loc.col) + ": "));
   if (line != 0) {
     EXPECT_EQ(r.error().loc.line, line) << r.error().message;
   }
@@ -72,7 +76,7 @@ TEST(RulesToml, MalformedTomlPointsAtTheLine) {
 
 TEST(RulesToml, MissingAndUnknownKeys) {
   expect_error("name = \"x\"\n", "missing 'schema'");
-  expect_error("schema = 2\nname = \"x\"\n", "unsupported schema", 1);
+  expect_error("schema = 2\nname = \"x\"\n", "unsupported 'schema'", 1);
   expect_error(minimal_and("colour = 3\n"), "unknown key 'colour'");
   expect_error("schema = 1\nname = \"t\"\n[kinds]\na = 1\n", "missing [roles]");
   expect_error("schema = 1\nname = \"t\"\n[kinds]\na = 1\n[roles]\nsources = [\"a\"]\n",
@@ -110,7 +114,7 @@ TEST(RulesToml, TransferChoicesAreChecked) {
                "has no parameter 'msk'", 12);
   expect_error(minimal_and("[transfer]\nmask = 1\n"), "lacks a string 'function'");
   expect_error(minimal_and("sanitizers = [\"clean\"]\n[transfer]\nfunction = \"allow_all\"\n"),
-               "ignores them");
+               "ignores them", 10);
   auto ok = parse_rules(minimal_and("[transfer]\nfunction = \"forward_only\"\n"));
   ASSERT_TRUE(ok.ok()) << ok.error().message;
   EXPECT_EQ(transfer_of(*ok)->name, "forward_only");

@@ -9,6 +9,7 @@
 // Exit codes: 0 ran and matched (or `expect reference` on the reference), 1
 // the run failed, was non-conforming or differs from the expectation (with a
 // diff), 2 bad usage, an unreadable / unparsable file or no usable backend.
+// With --rules, the dataflow form runs instead (run_dataflow.cc).
 #include <cinttypes>
 #include <cstdio>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
 #include "certify/cli/read_input.h"
+#include "certify/cli/run_dataflow.h"
 #include "certify/run/output_judge.h"
 #include "reference/interpreter.h"
 #include "spec/ir/host_words.h"
@@ -30,7 +32,10 @@ constexpr std::string_view kUsage =
     "vyre-certify run CASE.vyre [--backend NAME] [--device D] [--timeout-ms MS]\n"
     "                    [--schedule canonical|reversed|random:SEED] [--strict-oob]\n"
     "  NAME is reference (the default), another built-in backend (vulkan) or a plugin path.\n"
-    "  --schedule and --strict-oob apply to the reference only.";
+    "  --schedule and --strict-oob apply to the reference only.\n"
+    "vyre-certify run --rules RULES.toml --graph GRAPH.toml [--backend NAME] [--device D]\n"
+    "                    [--timeout-ms MS]\n"
+    "  runs the dataflow engine on a TOML graph (archetypes/dataflow/RULES_TOML.md).";
 /// The backend `run` uses when none is named; the only one with schedules
 /// and out-of-bounds checks.
 constexpr std::string_view kReference = "reference";
@@ -184,6 +189,9 @@ std::string_view run_usage() {
 }
 
 int cmd_run(std::span<const std::string> args) {
+  for (const std::string& a : args) {
+    if (a == "--rules") return run_dataflow(args);
+  }
   RunFlags flags;
   if (const std::optional<std::string> problem = parse_flags(args, flags)) {
     return usage_error(*problem);
