@@ -8,7 +8,8 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"certify", "certify a backend (also: vyre-certify --backend NAME ...)", certify_usage(),
        cmd_certify},
-      {"lower", "lower a program to SPIR-V (vulkan) or OpenCL C (opencl)", lower_usage(), cmd_lower},
+      {"lower", "lower a program to SPIR-V (vulkan) or OpenCL C (opencl)", lower_usage(),
+       cmd_lower},
       {"rules", "list the validation rules", rules_usage(), cmd_rules},
       {"run", "run one case file on a backend (default: the reference) and check its expectation",
        run_usage(), cmd_run},

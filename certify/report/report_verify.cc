@@ -48,7 +48,7 @@ constexpr Field kCaseTimingFields[] = {{"compile", Type::Unsigned},
                                        {"backend", Type::Unsigned},
                                        {"reference", Type::Unsigned},
                                        // Reports from before batched runs have none.
-    {"per_dispatch_ns", Type::Unsigned, true}};
+                                       {"per_dispatch_ns", Type::Unsigned, true}};
 constexpr Field kCaseFields[] = {{"id", Type::String},
                                  {"level", Type::String},
                                  {"oracle", Type::String},
