@@ -16,7 +16,7 @@ namespace vyre::certify {
 
 /// Programs in one L5 run: enough that the default seed's programs reach
 /// every entry of the coverage universe (random_program_cases_test.cc).
-inline constexpr uint32_t kRandomProgramCount = 300;
+inline constexpr uint32_t kRandomProgramCount = 400;
 
 /// Step budget of the reference when it screens a generated program and when
 /// the reducer's predicate runs a candidate: a reduced loop bound may iterate
