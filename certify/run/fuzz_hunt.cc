@@ -117,9 +117,11 @@ HuntResult hunt(Backend& backend, const HuntOptions& o) {
     }
     for (const SuiteCase& c : *cases) {
       std::optional<TestCase> failing;
+      // Kept in memory: a finding's folder is named by its reduced form, so
+      // it is written once reduced; the path is the file's name there.
       const ReproWriter keep = [&](const TestCase& repro) {
         failing = repro;
-        return std::string();
+        return std::string("original.vyre");
       };
       CaseResult r = run_case(backend, c, run_options, keep);
       ++result.cases;
