@@ -118,13 +118,13 @@ int cmd_fuzz(std::span<const std::string> args) {
                                         ? caps.preferred_workgroup_size
                                         : a.hunt.preferred_workgroup_size;
   const certify::HuntResult r = certify::hunt(**backend, a.hunt);
-  std::printf("%s: %llu programs (%llu discarded by the reference), %llu cases, %.1f programs/s, "
-              "%llu failures, %zu distinct\n",
-              a.hunt.backend_name.c_str(), static_cast<unsigned long long>(r.programs),
-              static_cast<unsigned long long>(r.discarded),
-              static_cast<unsigned long long>(r.cases),
-              r.seconds > 0 ? static_cast<double>(r.programs) / r.seconds : 0.0,
-              static_cast<unsigned long long>(r.failures), r.findings.size());
+  std::printf(
+      "%s: %llu programs (%llu discarded by the reference), %llu cases, %.1f programs/s, "
+      "%llu failures, %zu distinct\n",
+      a.hunt.backend_name.c_str(), static_cast<unsigned long long>(r.programs),
+      static_cast<unsigned long long>(r.discarded), static_cast<unsigned long long>(r.cases),
+      r.seconds > 0 ? static_cast<double>(r.programs) / r.seconds : 0.0,
+      static_cast<unsigned long long>(r.failures), r.findings.size());
   for (const certify::HuntFinding& f : r.findings) {
     std::printf("FAIL %s %s (%s): %s\n", f.dir.c_str(), f.case_id.c_str(),
                 std::string(certify::name_of(f.verdict)).c_str(), f.message.c_str());

@@ -119,20 +119,20 @@ nlohmann::json report_to_json(const Report& r) {
   nlohmann::json levels = nlohmann::json::array();
   for (const LevelSummary& l : r.levels) levels.push_back(level_to_json(l));
   nlohmann::json j = {{"schema_version", Report::kSchemaVersion},
-          {"spec_snapshot", Report::kSpecSnapshot},
-          {"suite_version", r.suite_version},
-          {"backend", r.backend},
-          {"device", device_to_json(r.device)},
-          {"seed", r.seed},
-          {"runs", r.runs},
-          {"filter", r.filter},
-          {"requested_level", name_of(r.requested_level)},
-          {"started_utc", r.started_utc},
-          {"timing_us", {{"wall", r.wall_us}, {"phases", r.phase_us}}},
-          {"levels", levels},
-          {"cases", cases},
-          {"certified", r.certified},
-          {"reason", r.reason}};
+                      {"spec_snapshot", Report::kSpecSnapshot},
+                      {"suite_version", r.suite_version},
+                      {"backend", r.backend},
+                      {"device", device_to_json(r.device)},
+                      {"seed", r.seed},
+                      {"runs", r.runs},
+                      {"filter", r.filter},
+                      {"requested_level", name_of(r.requested_level)},
+                      {"started_utc", r.started_utc},
+                      {"timing_us", {{"wall", r.wall_us}, {"phases", r.phase_us}}},
+                      {"levels", levels},
+                      {"cases", cases},
+                      {"certified", r.certified},
+                      {"reason", r.reason}};
   if (r.random_programs) j["random_programs"] = random_programs_to_json(*r.random_programs);
   return j;
 }

@@ -49,8 +49,8 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 }
 
 Report run_certification(Backend& backend, const Capabilities& device,
-                         const std::vector<const SuiteCase*>& chosen,
-                         const CertifyOptions& options, const RandomProgramTally& random_tally) {
+                         const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
+                         const RandomProgramTally& random_tally) {
   Report report;
   report.backend = options.backend.empty() ? backend.name() : options.backend;
   report.seed = options.seed;

@@ -39,12 +39,11 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 /// opened. Repro files of failures are written under options.out_dir/repro
 /// as they happen; a failing case that opts into reduction (L5) is reduced
 /// first (run/failure_reduction.h) and both repros written. `random_tally`
-/// (from the catalog) goes into the report's L5 summary. The report holds the cases, verdicts and the compile,
-/// dispatch and reference phases; the caller adds the phases it timed
-/// (open, catalog) and the wall time from its RunClock.
+/// (from the catalog) goes into the report's L5 summary. The report holds the cases, verdicts and
+/// the compile, dispatch and reference phases; the caller adds the phases it timed (open, catalog)
+/// and the wall time from its RunClock.
 Report run_certification(Backend& backend, const Capabilities& device,
-                         const std::vector<const SuiteCase*>& chosen,
-                         const CertifyOptions& options,
+                         const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
                          const RandomProgramTally& random_tally = {});
 
 /// Seconds all reductions of one run may take together; past it failures

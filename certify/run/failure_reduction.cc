@@ -53,8 +53,8 @@ void reduce_reported_failure(Backend& backend, const SuiteCase& c, const TestCas
   if (const TestCase* original = original_of(c)) r.failure->original_repro = write_repro(*original);
   std::optional<ReducedFailure> reduced = reduce_failure(backend, failing, r.verdict, limits);
   if (!reduced) {
-    r.message += " [not reduced: the failure did not repeat within " +
-                 std::to_string(limits.runs) + " runs]";
+    r.message += " [not reduced: the failure did not repeat within " + std::to_string(limits.runs) +
+                 " runs]";
     return;
   }
   r.failure->reduced_repro = write_repro(reduced->reduced);

@@ -65,8 +65,9 @@ bool record_finding(const HuntOptions& o, const SuiteCase& c, uint64_t program_s
                        "\n(hunt --seed " + std::to_string(o.seed) + ")\n";
   if (r.failure) readme += "variant: " + r.failure->variant + "\n";
   if (unrewritten) {
-    readme += "A metamorphic variant: unrewritten.vyre is the program it was rewritten from; "
-              "both must give the same bytes.\n";
+    readme +=
+        "A metamorphic variant: unrewritten.vyre is the program it was rewritten from; "
+        "both must give the same bytes.\n";
   }
   readme += "replay:\n  vyre-certify run " + (dir / "original.vyre").string() + " --backend " +
             o.backend_name + "\n";

@@ -87,8 +87,8 @@ std::vector<SuiteCase> random_program_cases(uint64_t run_seed, uint32_t count,
   std::vector<SuiteCase> out;
   for (uint32_t i = 0; i < count; ++i) {
     ++tally.generated;
-    auto cases = random_program_suite_cases(random_program_seed(run_seed, i),
-                                            random_program_id(i), run_seed);
+    auto cases = random_program_suite_cases(random_program_seed(run_seed, i), random_program_id(i),
+                                            run_seed);
     if (!cases) {
       ++tally.discarded;
       continue;
