@@ -2,7 +2,8 @@
 # conforming backend (the reference) hunts for a few seconds and exits 0
 # having run programs; a misbehaving plugin (every output byte plus one)
 # exits 1 with findings whose reduced case replays as a failure on it and a
-# pass on the reference.
+# pass on the reference; and a certification run at L5 on that plugin
+# reports each failure with a reduced repro that replays the same way.
 # CTest runs it as: cmake -DCLI=... -DPLUGIN=... -DOUT_DIR=... -P this.
 
 include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
@@ -48,3 +49,22 @@ expect_contains("${readme}" "vyre-certify run ${finding}/reduced.vyre" "README's
 run_cli(1 out err run ${finding}/reduced.vyre --backend ${PLUGIN})
 run_cli(0 out err run ${finding}/reduced.vyre)
 run_cli(1 out err run ${finding}/original.vyre --backend ${PLUGIN})
+
+# The certification run reduces L5 failures too: report.json names both
+# repros, and the reduced one replays as a failure on the plugin.
+set(l5_out ${OUT_DIR}/certify_l5)
+run_cli(1 out err --backend ${PLUGIN} --level L5 --filter L5/random/000000 --runs 2
+        --out ${l5_out} --quiet)
+read_reports(${l5_out} json)
+string(JSON status GET "${json}" cases 0 status)
+string(JSON repro GET "${json}" cases 0 failure repro)
+string(JSON reduced GET "${json}" cases 0 failure reduced_repro)
+expect_equal("${status}" "fail" "L5/random/000000 on the plugin")
+run_cli(1 out err run ${l5_out}/${repro} --backend ${PLUGIN})
+run_cli(1 out err run ${l5_out}/${reduced} --backend ${PLUGIN})
+run_cli(0 out err run ${l5_out}/${reduced})
+file(READ ${l5_out}/report.md md)
+# (report.md escapes the file name's underscores.)
+expect_contains("${md}" "- reduced: vyre-certify run repro/" "report.md's reduced replay")
+expect_contains("${md}" "## Random programs (L5)" "report.md's coverage table")
+run_cli(0 out err verify ${l5_out}/report.json)
