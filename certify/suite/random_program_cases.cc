@@ -22,10 +22,10 @@ std::string hex_seed(uint64_t seed) {
 
 /// A generated program as a single-dispatch case. Neither resized nor
 /// over-dispatched: the generator may make the program depend on its
-/// workgroup shape, and its stores are at slots derived from the global id
-/// without a guard on every path, so extra invocations would change the
-/// defined result. Outputs are poisoned where they start all zero (the
-/// reference gives the expected bytes of each variant).
+/// workgroup shape, and it guarantees no guard past the work: every
+/// invocation may add to the shared atomics and store at slots derived from
+/// its global id, so extra invocations would change the defined result. Outputs are poisoned where
+/// they start all zero (the reference gives the expected bytes of each variant).
 SuiteCase program_case(std::string id, TestCase tc, std::string oracle, InputRecipe recipe,
                        std::optional<TestCase> original = std::nullopt) {
   DispatchCase d;
