@@ -21,7 +21,7 @@ namespace vyre::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "vyre-certify --backend NAME [--device D] [--level L1..L4] [--runs N] [--seed S]\n"
+    "vyre-certify --backend NAME [--device D] [--level L1..L5] [--runs N] [--seed S]\n"
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
     "                    [--quiet]\n"
     "  NAME is a built-in backend (reference, vulkan, opencl) or a plugin path\n"
@@ -34,7 +34,7 @@ constexpr std::string_view kUsage =
     "  --device picks a vulkan or opencl device (an index or part of its name).\n"
     "  Each option may be given once. A reused --out keeps no old repro: the repro files\n"
     "  an earlier run wrote there are deleted first (other files are left alone).\n"
-    "  Defaults: --level L4, --runs 100, --seed 1, --out reports/<backend>-<UTC time>/.\n"
+    "  Defaults: --level L5, --runs 100, --seed 1, --out reports/<backend>-<UTC time>/.\n"
     "  Exit: 0 certified, 1 not certified, 2 bad usage or no usable backend.";
 
 struct Args {
@@ -91,7 +91,7 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
       if (error) return error;
     } else if (flag == "--level") {
       auto level = certify::level_named(value);
-      if (!level) return "unknown level `" + value + "`; levels are L1, L2, L3, L4";
+      if (!level) return "unknown level `" + value + "`; levels are L1, L2, L3, L4, L5";
       out.run.level = *level;
     } else if (flag == "--runs") {
       auto runs = parse_number<uint32_t>(value);
@@ -163,7 +163,10 @@ int cmd_certify(std::span<const std::string> args) {
     return kExitUsage;
   }
 
-  const std::vector<certify::SuiteCase> cases = certify::build_catalog({a.run.seed, a.run.level});
+  certify::RandomProgramTally random_tally;
+  certify::CatalogOptions catalog{.seed = a.run.seed, .up_to = a.run.level};
+  catalog.random_tally = &random_tally;
+  const std::vector<certify::SuiteCase> cases = certify::build_catalog(catalog);
   const std::vector<const certify::SuiteCase*> chosen = certify::select_cases(cases, a.run);
   const uint64_t catalog_us = clock.elapsed_us() - open_us;
   if (chosen.empty()) {
@@ -175,7 +178,7 @@ int cmd_certify(std::span<const std::string> args) {
   std::fprintf(stderr, "vyre-certify: %zu cases on `%s` (%s), level %s, %u runs each\n",
                chosen.size(), a.run.backend.c_str(), caps.device_name.c_str(),
                std::string(certify::name_of(a.run.level)).c_str(), a.run.runs);
-  certify::Report report = certify::run_certification(**backend, caps, chosen, a.run);
+  certify::Report report = certify::run_certification(**backend, caps, chosen, a.run, random_tally);
   report.suite_version = VYRE_SUITE_VERSION;
   report.phase_us["open"] = open_us;
   report.phase_us["catalog"] = catalog_us;

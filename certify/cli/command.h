@@ -36,6 +36,9 @@ int usage_error(std::string_view who, std::string_view problem, std::string_view
 /// `vyre-certify --backend NAME ...`: certifies a backend.
 int cmd_certify(std::span<const std::string> args);
 std::string_view certify_usage();
+/// `vyre-certify fuzz --backend NAME ...`: hunts for failures with random programs.
+int cmd_fuzz(std::span<const std::string> args);
+std::string_view fuzz_usage();
 /// `vyre-certify lower FILE ...`: writes the lowered module.
 int cmd_lower(std::span<const std::string> args);
 std::string_view lower_usage();

@@ -8,6 +8,8 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"certify", "certify a backend (also: vyre-certify --backend NAME ...)", certify_usage(),
        cmd_certify},
+      {"fuzz", "hunt for backend failures with random programs; each reduced and written once",
+       fuzz_usage(), cmd_fuzz},
       {"lower", "lower a program to SPIR-V (vulkan) or OpenCL C (opencl)", lower_usage(),
        cmd_lower},
       {"rules", "list the validation rules", rules_usage(), cmd_rules},

@@ -53,6 +53,12 @@ struct Failure {
   std::optional<FirstDifference> first_difference;
   /// Repro case file, relative to the report folder; empty if none.
   std::string repro;
+  /// The repro reduced automatically (cases that opt in: L5), still failing
+  /// the same way; empty if none.
+  std::string reduced_repro;
+  /// For a metamorphic variant: the original program it was rewritten from,
+  /// as a repro expecting the same bytes; empty otherwise.
+  std::string original_repro;
 };
 
 /// Result of one suite case.
@@ -88,6 +94,29 @@ struct LevelSummary {
   std::string reason;
 };
 
+/// Reached entries of one category of the coverage universe
+/// (generators/coverage.h): "bin", "cast", "load", ... for operations by
+/// type, "kind@context" for expression kinds by context.
+struct CoverageCategory {
+  std::string category;
+  uint32_t reached = 0;
+  uint32_t universe = 0;
+};
+
+/// L5's random programs in a run: how many were drawn and screened out, and
+/// which operations x types x contexts the programs that ran exercised.
+struct RandomProgramSummary {
+  /// Programs drawn from the seed.
+  uint32_t generated = 0;
+  /// Rejected or non-conforming on the reference: never run on the backend.
+  uint32_t discarded = 0;
+  /// Programs selected for this run (metamorphic variants not counted).
+  uint32_t programs = 0;
+  std::vector<CoverageCategory> categories;
+  /// Universe entries no program of the run reached, one line each.
+  std::vector<std::string> not_reached;
+};
+
 /// A whole certification run.
 struct Report {
   static constexpr int kSchemaVersion = 1;
@@ -98,7 +127,7 @@ struct Report {
   uint64_t seed = 0;
   uint32_t runs = 0;
   std::string filter;
-  Level requested_level = Level::L4;
+  Level requested_level = kDefaultLevel;
   std::string started_utc;
   uint64_t wall_us = 0;
   /// Wall time per phase ("open", "catalog", "compile", "dispatch", "reference",
@@ -106,6 +135,8 @@ struct Report {
   std::map<std::string, uint64_t> phase_us;
   std::vector<CaseResult> cases;
   std::vector<LevelSummary> levels;
+  /// Present when the run selected L5 cases.
+  std::optional<RandomProgramSummary> random_programs;
   bool certified = false;
   std::string reason;
 };

@@ -50,6 +50,10 @@ nlohmann::json failure_to_json(const Failure& f) {
                       {"expected", buffers_to_json(f.expected)},
                       {"observed", buffers_to_json(f.observed)},
                       {"repro", f.repro}};
+  // Written only where there is one, so reports of levels that never reduce
+  // keep schema 1's shape.
+  if (!f.reduced_repro.empty()) j["reduced_repro"] = f.reduced_repro;
+  if (!f.original_repro.empty()) j["original_repro"] = f.original_repro;
   if (f.first_difference) {
     const FirstDifference& d = *f.first_difference;
     j["first_difference"] = {
@@ -79,6 +83,18 @@ nlohmann::json case_to_json(const CaseResult& c) {
   return j;
 }
 
+nlohmann::json random_programs_to_json(const RandomProgramSummary& s) {
+  nlohmann::json categories = nlohmann::json::array();
+  for (const CoverageCategory& c : s.categories) {
+    categories.push_back(
+        {{"category", c.category}, {"reached", c.reached}, {"universe", c.universe}});
+  }
+  return {{"generated", s.generated},
+          {"discarded", s.discarded},
+          {"programs", s.programs},
+          {"coverage", {{"categories", categories}, {"not_reached", s.not_reached}}}};
+}
+
 }  // namespace
 
 nlohmann::json level_to_json(const LevelSummary& l) {
@@ -106,21 +122,23 @@ nlohmann::json report_to_json(const Report& r) {
   for (const CaseResult& c : r.cases) cases.push_back(case_to_json(c));
   nlohmann::json levels = nlohmann::json::array();
   for (const LevelSummary& l : r.levels) levels.push_back(level_to_json(l));
-  return {{"schema_version", Report::kSchemaVersion},
-          {"spec_snapshot", Report::kSpecSnapshot},
-          {"suite_version", r.suite_version},
-          {"backend", r.backend},
-          {"device", device_to_json(r.device)},
-          {"seed", r.seed},
-          {"runs", r.runs},
-          {"filter", r.filter},
-          {"requested_level", name_of(r.requested_level)},
-          {"started_utc", r.started_utc},
-          {"timing_us", {{"wall", r.wall_us}, {"phases", r.phase_us}}},
-          {"levels", levels},
-          {"cases", cases},
-          {"certified", r.certified},
-          {"reason", r.reason}};
+  nlohmann::json j = {{"schema_version", Report::kSchemaVersion},
+                      {"spec_snapshot", Report::kSpecSnapshot},
+                      {"suite_version", r.suite_version},
+                      {"backend", r.backend},
+                      {"device", device_to_json(r.device)},
+                      {"seed", r.seed},
+                      {"runs", r.runs},
+                      {"filter", r.filter},
+                      {"requested_level", name_of(r.requested_level)},
+                      {"started_utc", r.started_utc},
+                      {"timing_us", {{"wall", r.wall_us}, {"phases", r.phase_us}}},
+                      {"levels", levels},
+                      {"cases", cases},
+                      {"certified", r.certified},
+                      {"reason", r.reason}};
+  if (r.random_programs) j["random_programs"] = random_programs_to_json(*r.random_programs);
+  return j;
 }
 
 std::string canonical_json(const nlohmann::json& value) {

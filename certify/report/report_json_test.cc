@@ -226,3 +226,60 @@ TEST(ReportJson, ShowsBuffersAsHexAndTruncatesHugeOnes) {
 
 }  // namespace
 }  // namespace vyre::certify
+
+namespace vyre::certify {
+namespace {
+
+/// An L5 report: one failing random program with both repros and a
+/// coverage summary.
+Report l5_report() {
+  Report r = sample_report();
+  r.requested_level = Level::L5;
+  CaseResult c;
+  c.id = "L5/random/000000/identity";
+  c.level = Level::L5;
+  c.verdict = Verdict::Fail;
+  c.failure = Failure{};
+  c.failure->repro = "repro/L5_random_000000_identity.vyre";
+  c.failure->reduced_repro = "repro/L5_random_000000_identity_reduced.vyre";
+  c.failure->original_repro = "repro/L5_random_000000_identity_original.vyre";
+  r.cases.push_back(c);
+  RandomProgramSummary s;
+  s.generated = 400;
+  s.discarded = 1;
+  s.programs = 399;
+  s.categories = {{"bin", 40, 41}, {"kind@context", 100, 100}};
+  s.not_reached = {"bin.add u32"};
+  r.random_programs = s;
+  judge(r);
+  return r;
+}
+
+TEST(VerifyReport, AcceptsL5MembersAndRejectsThemMistyped) {
+  const nlohmann::json j = report_to_json(l5_report());
+  ASSERT_EQ(j["random_programs"]["coverage"]["not_reached"][0], "bin.add u32");
+  ASSERT_EQ(j["cases"][1]["failure"]["reduced_repro"],
+            "repro/L5_random_000000_identity_reduced.vyre");
+  auto parsed = parse_report_text(with_certificate(j).dump(2));
+  ASSERT_TRUE(parsed.ok());
+  auto result = verify_report(parsed->json);
+  ASSERT_TRUE(result.ok()) << result.error().message;
+
+  nlohmann::json missing = j;
+  missing["random_programs"]["coverage"]["not_reached"] = "bin.add u32";
+  expect_rejected(with_certificate(missing),
+                  "/random_programs/coverage/not_reached: expected an array of strings");
+  nlohmann::json reduced = j;
+  reduced["cases"][1]["failure"]["reduced_repro"] = 3;
+  expect_rejected(with_certificate(reduced), "/cases/1/failure/reduced_repro: expected a string");
+  nlohmann::json extra = j;
+  extra["random_programs"]["coverage"]["categories"][0]["waived"] = 1;
+  expect_rejected(with_certificate(extra), "waived: not a member schema 1 defines");
+  // Sealed, then edited: the digest no longer matches.
+  nlohmann::json edited = with_certificate(j);
+  edited["random_programs"]["discarded"] = 0;
+  expect_rejected(edited, "certificate digest mismatch");
+}
+
+}  // namespace
+}  // namespace vyre::certify

@@ -49,6 +49,27 @@ std::string report_markdown(const Report& r) {
       << "The wall time runs from opening the backend to the verdict, and the phases add up to "
          "it; only writing these reports lies outside it.\n";
 
+  if (r.random_programs) {
+    const RandomProgramSummary& s = *r.random_programs;
+    out << "\n## Random programs (L5)\n\n"
+        << s.programs << " programs ran (" << s.generated << " drawn from the seed, " << s.discarded
+        << " discarded by the reference). Coverage of operations x types x contexts:\n\n"
+        << "| category | reached | of |\n|---|---|---|\n";
+    for (const CoverageCategory& c : s.categories) {
+      out << "| " << markdown_text(c.category) << " | " << c.reached << " | " << c.universe
+          << " |\n";
+    }
+    if (s.not_reached.empty()) {
+      out << "\nEvery entry of the universe was reached.\n";
+    } else {
+      out << "\nNot reached: ";
+      for (size_t i = 0; i < s.not_reached.size(); ++i) {
+        out << (i ? ", " : "") << "`" << markdown_text(s.not_reached[i]) << "`";
+      }
+      out << "\n";
+    }
+  }
+
   bool any_failure = false;
   for (const CaseResult& c : r.cases) {
     if (c.verdict == Verdict::Pass) continue;
@@ -66,6 +87,14 @@ std::string report_markdown(const Report& r) {
       std::snprintf(words, sizeof words, " word %llu: expected 0x%08x, observed 0x%08x\n",
                     static_cast<unsigned long long>(d.word), d.expected, d.observed);
       out << "- first difference: " << markdown_text(d.buffer) << words;
+    }
+    if (!f.reduced_repro.empty()) {
+      out << "- reduced: vyre-certify run " << markdown_text(f.reduced_repro) << " --backend "
+          << markdown_text(r.backend) << "\n";
+    }
+    if (!f.original_repro.empty()) {
+      out << "- original program (the variant must give its bytes): vyre-certify run "
+          << markdown_text(f.original_repro) << " --backend " << markdown_text(r.backend) << "\n";
     }
     if (!f.repro.empty()) {
       out << "- replay: vyre-certify run " << markdown_text(f.repro) << " --backend "

@@ -23,6 +23,7 @@ enum class Type : uint8_t {
   ObjectArray,     ///< Objects, each with the members listed in Field::members.
   HexBuffers,      ///< buffer name -> hex text
   UnsignedMap,     ///< name -> unsigned
+  StringArray,     ///< [text, ...]
 };
 
 struct Field {
@@ -43,6 +44,8 @@ constexpr Field kFailureFields[] = {
     {"expected", Type::HexBuffers},
     {"observed", Type::HexBuffers},
     {"repro", Type::String},
+    {"reduced_repro", Type::String, true},
+    {"original_repro", Type::String, true},
     {"first_difference", Type::Object, true, kFirstDifferenceFields}};
 constexpr Field kCaseTimingFields[] = {{"compile", Type::Unsigned},
                                        {"backend", Type::Unsigned},
@@ -74,6 +77,15 @@ constexpr Field kDeviceFields[] = {{"name", Type::String},
                                    {"max_uniform_buffer_bytes", Type::Unsigned},
                                    {"max_workgroup_memory_bytes", Type::Unsigned},
                                    {"preferred_workgroup_size", Type::Unsigned}};
+constexpr Field kCoverageCategoryFields[] = {
+    {"category", Type::String}, {"reached", Type::Unsigned}, {"universe", Type::Unsigned}};
+constexpr Field kCoverageFields[] = {
+    {"categories", Type::ObjectArray, false, kCoverageCategoryFields},
+    {"not_reached", Type::StringArray}};
+constexpr Field kRandomProgramFields[] = {{"generated", Type::Unsigned},
+                                          {"discarded", Type::Unsigned},
+                                          {"programs", Type::Unsigned},
+                                          {"coverage", Type::Object, false, kCoverageFields}};
 constexpr Field kRunTimingFields[] = {{"wall", Type::Unsigned}, {"phases", Type::UnsignedMap}};
 /// The report without its certificate (verify_certificate checks that).
 constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
@@ -89,6 +101,7 @@ constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
                                    {"timing_us", Type::Object, false, kRunTimingFields},
                                    {"levels", Type::ObjectArray, false, kLevelFields},
                                    {"cases", Type::ObjectArray, false, kCaseFields},
+                                   {"random_programs", Type::Object, true, kRandomProgramFields},
                                    {"certified", Type::Boolean},
                                    {"reason", Type::String}};
 
@@ -115,6 +128,8 @@ std::string_view type_name(Type type) {
       return "an object of buffer name -> hex string";
     case Type::UnsignedMap:
       return "an object of name -> unsigned integer";
+    case Type::StringArray:
+      return "an array of strings";
   }
   return "?";
 }
@@ -157,6 +172,9 @@ Result<Ok> check_value(const nlohmann::json& v, const Field& field, const std::s
     case Type::UnsignedMap:
       ok = v.is_object() && all_of(is_unsigned);
       break;
+    case Type::StringArray:
+      ok = v.is_array() && all_of([](const nlohmann::json& e) { return e.is_string(); });
+      break;
   }
   if (!ok) return Error{path + ": expected " + std::string(type_name(field.type))};
   return Ok{};
@@ -193,7 +211,7 @@ std::optional<Level> exact_level(const nlohmann::json& name) {
 Result<Ok> rejudge(const nlohmann::json& body) {
   Report judged;
   auto requested = exact_level(body["requested_level"]);
-  if (!requested) return Error{"/requested_level: not a level (L1, L2, L3, L4)"};
+  if (!requested) return Error{"/requested_level: not a level (L1, L2, L3, L4, L5)"};
   judged.requested_level = *requested;
   std::set<std::string> ids;
   for (size_t i = 0; i < body["cases"].size(); ++i) {
@@ -204,7 +222,7 @@ Result<Ok> rejudge(const nlohmann::json& body) {
     if (!ids.insert(result.id).second)
       return Error{at + ": the case id `" + result.id + "` repeats"};
     auto level = exact_level(c["level"]);
-    if (!level) return Error{at + "/level: not a level (L1, L2, L3, L4)"};
+    if (!level) return Error{at + "/level: not a level (L1, L2, L3, L4, L5)"};
     // The run never reports a case above the requested level, and judge()
     // would not count one: a case moved up there would silently drop out.
     if (*level > *requested) {

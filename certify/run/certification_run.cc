@@ -8,7 +8,9 @@
 
 #include "certify/report/report_files.h"
 #include "certify/run/case_runner.h"
+#include "certify/run/failure_reduction.h"
 #include "certify/run/progress.h"
+#include "certify/run/random_coverage.h"
 #include "certify/run/reference_pool.h"
 
 namespace vyre::certify {
@@ -52,8 +54,8 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 }
 
 Report run_certification(Backend& backend, const Capabilities& device,
-                         const std::vector<const SuiteCase*>& chosen,
-                         const CertifyOptions& options) {
+                         const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
+                         const RandomProgramTally& random_tally) {
   Report report;
   report.backend = options.backend.empty() ? backend.name() : options.backend;
   report.seed = options.seed;
@@ -63,9 +65,19 @@ Report run_certification(Backend& backend, const Capabilities& device,
   report.started_utc = utc_now();
   report.device = device;
 
-  const auto write_repro = [&](const TestCase& repro) {
+  const auto write_file = [&](const TestCase& repro) {
     return write_repro_file(options.out_dir, repro);
   };
+  // The last repro a case wrote: the failing variant, which a case that opts
+  // into reduction is reduced from.
+  std::optional<TestCase> last_repro;
+  const auto write_repro = [&](const TestCase& repro) {
+    last_repro = repro;
+    return write_file(repro);
+  };
+  ReductionLimits limits;
+  limits.runs = std::min<uint32_t>(options.runs, limits.runs);
+  double reduction_seconds = 0;
   CaseRunOptions run_options;
   run_options.runs = options.runs;
   run_options.preferred_workgroup_size = usable_workgroup_size(device);
@@ -83,12 +95,25 @@ Report run_certification(Backend& backend, const Capabilities& device,
     const auto wait_start = RunClock::Clock::now();
     const CaseExpectations expectations = references.take(i);
     report.phase_us["reference"] += RunClock::micros_since(wait_start);
+    last_repro.reset();
     CaseResult r = run_case(backend, *chosen[i], run_options, write_repro, &expectations);
+    if (reduces_failures(*chosen[i]) && r.failure && last_repro) {
+      if (reduction_seconds < kRunReductionSeconds) {
+        const auto start = RunClock::Clock::now();
+        limits.per_failure.max_seconds =
+            std::min(limits.per_failure.max_seconds, kRunReductionSeconds - reduction_seconds);
+        reduce_reported_failure(backend, *chosen[i], *last_repro, limits, write_file, r);
+        reduction_seconds += static_cast<double>(RunClock::micros_since(start)) / 1e6;
+      } else {
+        r.message += " [not reduced: the run's reduction time is spent]";
+      }
+    }
     report.phase_us["compile"] += r.compile_us;
     report.phase_us["dispatch"] += r.backend_us;
     progress.finish(r);
     report.cases.push_back(std::move(r));
   }
+  report.random_programs = summarize_random_programs(chosen, random_tally);
   judge(report);
   return report;
 }

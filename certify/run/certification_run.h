@@ -11,6 +11,7 @@
 #include "backends/backend.h"
 #include "certify/report/report.h"
 #include "certify/run/run_clock.h"
+#include "certify/suite/random_program_cases.h"
 #include "certify/suite/suite_case.h"
 
 namespace vyre::certify {
@@ -39,12 +40,19 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 
 /// Runs `chosen` on `backend`, whose probe answered `device` when it was
 /// opened. Repro files of failures are written under options.out_dir/repro
-/// as they happen. The report holds the cases, verdicts and the compile,
-/// dispatch and reference phases; the caller adds the phases it timed
-/// (open, catalog) and the wall time from its RunClock.
+/// as they happen; a failing case that opts into reduction (L5) is reduced
+/// first (run/failure_reduction.h) and both repros written. `random_tally`
+/// (from the catalog) goes into the report's L5 summary. The report holds the cases, verdicts and
+/// the compile, dispatch and reference phases; the caller adds the phases it timed (open, catalog)
+/// and the wall time from its RunClock.
 Report run_certification(Backend& backend, const Capabilities& device,
-                         const std::vector<const SuiteCase*>& chosen,
-                         const CertifyOptions& options);
+                         const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
+                         const RandomProgramTally& random_tally = {});
+
+/// Seconds all reductions of one run may take together; past it failures
+/// are reported unreduced (saying so), so a backend failing every random
+/// program still finishes.
+inline constexpr double kRunReductionSeconds = 300.0;
 
 /// The phase holding the run's time that no other phase measured: the
 /// runner's own work (comparing and sorting outputs, repro files, judging).

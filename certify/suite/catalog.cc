@@ -41,6 +41,10 @@ std::vector<SuiteCase> build_catalog(const CatalogOptions& options) {
   if (options.up_to < Level::L4) return cases;
   append(cases, generated_graph_cases(options.seed));
   append(cases, saturation_cases());
+  if (options.up_to < Level::L5) return cases;
+  RandomProgramTally tally;
+  append(cases, random_program_cases(options.seed, options.random_programs, tally));
+  if (options.random_tally != nullptr) *options.random_tally = tally;
   return cases;
 }
 

@@ -11,13 +11,15 @@ struct LevelRow {
   std::string_view summary;
 };
 
-constexpr std::array<LevelRow, 4> kLevels = {{
+constexpr std::array<LevelRow, 5> kLevels = {{
     {Level::L1, "L1",
      "ops: every BinOp, UnOp, AtomicOp and cast on spec tables, every primitive op"},
     {Level::L2, "L2",
      "execution model: ids, barriers, workgroup memory, atomics, out-of-bounds, control flow"},
     {Level::L3, "L3", "graph: graph.bfs and the dataflow engine on every graph archetype"},
     {Level::L4, "L4", "scale: seeded generated graphs and resource-saturation cases"},
+    {Level::L5, "L5",
+     "random programs: seeded well-formed programs and their metamorphic variants (X2)"},
 }};
 
 }  // namespace
@@ -39,7 +41,8 @@ std::optional<Level> level_named(std::string_view name) {
 }
 
 std::span<const Level> all_levels() {
-  static constexpr std::array<Level, 4> levels = {Level::L1, Level::L2, Level::L3, Level::L4};
+  static constexpr std::array<Level, 5> levels = {Level::L1, Level::L2, Level::L3, Level::L4,
+                                                  Level::L5};
   return levels;
 }
 

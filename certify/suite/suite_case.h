@@ -50,6 +50,14 @@ struct DispatchCase {
   /// ReadWrite buffers that are pure outputs and get a poisoned variant;
   /// nullopt: every ReadWrite buffer whose given contents are all zero.
   std::optional<std::vector<std::string>> poisonable;
+  /// A failure of this case is reduced before it is reported
+  /// (run/failure_reduction.h) and the reduced case written as a second
+  /// repro; for cases whose program is free to change (L5's random programs).
+  bool reduce_failures = false;
+  /// For a metamorphic variant: the program it was rewritten from, with the
+  /// expected bytes both must give. A failure writes it as a repro beside the
+  /// variant's, so the report holds both programs.
+  std::optional<TestCase> original;
 };
 
 /// What one run of a host-driven case observed on a backend.
@@ -97,6 +105,23 @@ struct SuiteCase {
   /// The case itself.
   std::variant<DispatchCase, HostCase> body;
 };
+
+/// The single-dispatch body of `c`; null for a host-driven case.
+inline const DispatchCase* dispatch_of(const SuiteCase& c) {
+  return std::get_if<DispatchCase>(&c.body);
+}
+
+/// True when a failure of `c` is reduced before it is reported.
+inline bool reduces_failures(const SuiteCase& c) {
+  const DispatchCase* d = dispatch_of(c);
+  return d != nullptr && d->reduce_failures;
+}
+
+/// The program a metamorphic variant `c` was rewritten from; null otherwise.
+inline const TestCase* original_of(const SuiteCase& c) {
+  const DispatchCase* d = dispatch_of(c);
+  return d != nullptr && d->original ? &*d->original : nullptr;
+}
 
 /// A case that cannot pass, standing in for one the suite failed to build
 /// (an internal defect): it stays visible in the report as an error naming

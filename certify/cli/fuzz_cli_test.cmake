@@ -1,0 +1,70 @@
+# `vyre-certify fuzz` end to end: bad usage exits 2 before anything runs; a
+# conforming backend (the reference) hunts for a few seconds and exits 0
+# having run programs; a misbehaving plugin (every output byte plus one)
+# exits 1 with findings whose reduced case replays as a failure on it and a
+# pass on the reference; and a certification run at L5 on that plugin
+# reports each failure with a reduced repro that replays the same way.
+# CTest runs it as: cmake -DCLI=... -DPLUGIN=... -DOUT_DIR=... -P this.
+
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
+
+file(REMOVE_RECURSE ${OUT_DIR})
+file(MAKE_DIRECTORY ${OUT_DIR})
+
+run_cli(2 out err fuzz --seconds 1)
+expect_contains("${err}" "usage: vyre-certify fuzz" "no backend")
+foreach(bad 0 -1 abc 1x)
+  run_cli(2 out err fuzz --backend reference --seconds ${bad} --out ${OUT_DIR}/unused)
+  expect_contains("${err}" "--seconds takes a positive number" "--seconds ${bad}")
+endforeach()
+run_cli(2 out err fuzz --backend no-such-backend --seconds 1 --out ${OUT_DIR}/unused)
+expect_contains("${err}" "unknown backend" "an unknown backend")
+file(WRITE ${OUT_DIR}/a-file "")
+run_cli(2 out err fuzz --backend reference --seconds 1 --out ${OUT_DIR}/a-file/sub)
+expect_contains("${err}" "cannot create output folder" "an unwritable --out")
+run_cli(2 out err fuzz --backend reference --seconds 1 --seconds 2)
+expect_contains("${err}" "given twice" "a repeated option")
+
+run_cli(0 out err fuzz --backend reference --seconds 3 --out ${OUT_DIR}/reference --quiet)
+expect_match("${out}" "reference: [1-9][0-9]* programs \\(0 discarded" "programs run")
+expect_contains("${out}" "0 distinct" "no failure on the reference")
+
+set(ENV{VYRE_TEST_PLUGIN_MODE} ok)
+run_cli(1 out err fuzz --backend ${PLUGIN} --seconds 3 --out ${OUT_DIR}/plugin --quiet)
+expect_contains("${out}" "FAIL ${OUT_DIR}/plugin/" "findings listed")
+file(GLOB findings LIST_DIRECTORIES true ${OUT_DIR}/plugin/*)
+list(LENGTH findings count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no finding folder in ${OUT_DIR}/plugin")
+endif()
+list(GET findings 0 finding)
+foreach(name original.vyre reduced.vyre README.txt)
+  if(NOT EXISTS ${finding}/${name})
+    message(FATAL_ERROR "${finding}/${name} was not written")
+  endif()
+endforeach()
+file(READ ${finding}/README.txt readme)
+expect_contains("${readme}" "verdict: fail" "README's verdict")
+expect_contains("${readme}" "vyre-certify run ${finding}/reduced.vyre" "README's replay")
+run_cli(1 out err run ${finding}/reduced.vyre --backend ${PLUGIN})
+run_cli(0 out err run ${finding}/reduced.vyre)
+run_cli(1 out err run ${finding}/original.vyre --backend ${PLUGIN})
+
+# The certification run reduces L5 failures too: report.json names both
+# repros, and the reduced one replays as a failure on the plugin.
+set(l5_out ${OUT_DIR}/certify_l5)
+run_cli(1 out err --backend ${PLUGIN} --level L5 --filter L5/random/000000 --runs 2
+        --out ${l5_out} --quiet)
+read_reports(${l5_out} json)
+string(JSON status GET "${json}" cases 0 status)
+string(JSON repro GET "${json}" cases 0 failure repro)
+string(JSON reduced GET "${json}" cases 0 failure reduced_repro)
+expect_equal("${status}" "fail" "L5/random/000000 on the plugin")
+run_cli(1 out err run ${l5_out}/${repro} --backend ${PLUGIN})
+run_cli(1 out err run ${l5_out}/${reduced} --backend ${PLUGIN})
+run_cli(0 out err run ${l5_out}/${reduced})
+file(READ ${l5_out}/report.md md)
+# (report.md escapes the file name's underscores.)
+expect_contains("${md}" "- reduced: vyre-certify run repro/" "report.md's reduced replay")
+expect_contains("${md}" "## Random programs (L5)" "report.md's coverage table")
+run_cli(0 out err verify ${l5_out}/report.json)

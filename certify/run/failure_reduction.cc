@@ -1,0 +1,65 @@
+#include "certify/run/failure_reduction.h"
+
+#include "reference/interpreter.h"
+#include "spec/text/text_format.h"
+
+namespace vyre::certify {
+namespace {
+
+std::optional<BufferSet> reference_outputs(const TestCase& tc, uint64_t step_budget) {
+  reference::RunOptions options;
+  options.step_budget = step_budget;
+  auto ref = reference::run(tc.program, tc.inputs, tc.grid, options);
+  if (!ref.ok() || !ref->conforming()) return std::nullopt;
+  return std::move(ref->outputs);
+}
+
+}  // namespace
+
+std::optional<Verdict> verdict_on_backend(Backend& backend, const TestCase& tc, uint32_t runs,
+                                          uint64_t step_budget) {
+  std::optional<BufferSet> expected = reference_outputs(tc, step_budget);
+  if (!expected) return std::nullopt;
+  CompileOutcome compiled = backend.compile(tc.program);
+  if (compiled.status != Status::Ok) return verdict_of(compiled.status);
+  if (!compiled.program) return Verdict::BadOutput;
+  for (uint32_t run = 0; run < runs; ++run) {
+    DispatchOutcome out = backend.dispatch(*compiled.program, tc.inputs, tc.grid);
+    if (out.status != Status::Ok) return verdict_of(out.status);
+    if (out.outputs != *expected) return Verdict::Fail;
+  }
+  return Verdict::Pass;
+}
+
+std::optional<ReducedFailure> reduce_failure(Backend& backend, const TestCase& failing,
+                                             Verdict verdict, const ReductionLimits& limits) {
+  const auto interesting = [&](const TestCase& candidate) {
+    return verdict_on_backend(backend, candidate, limits.runs, limits.step_budget) == verdict;
+  };
+  if (!interesting(failing)) return std::nullopt;
+  ReducedFailure out;
+  out.reduced = reduce(failing, interesting, limits.per_failure, &out.stats);
+  out.reduced.name = failing.name + "/reduced";
+  // The repro expects what a conforming backend gives: the reference's bytes.
+  out.reduced.expected = reference_outputs(out.reduced, limits.step_budget);
+  out.reduced.comparison = Comparison::Bytes;
+  return out;
+}
+
+void reduce_reported_failure(Backend& backend, const SuiteCase& c, const TestCase& failing,
+                             const ReductionLimits& limits, const ReproWriter& write_repro,
+                             CaseResult& r) {
+  if (!r.failure) return;
+  if (const TestCase* original = original_of(c)) r.failure->original_repro = write_repro(*original);
+  std::optional<ReducedFailure> reduced = reduce_failure(backend, failing, r.verdict, limits);
+  if (!reduced) {
+    r.message += " [not reduced: the failure did not repeat within " + std::to_string(limits.runs) +
+                 " runs]";
+    return;
+  }
+  r.failure->reduced_repro = write_repro(reduced->reduced);
+  r.message += " [reduced in " + std::to_string(reduced->stats.predicate_calls) +
+               " backend checks" + (reduced->stats.capped ? ", stopped at its cap" : "") + "]";
+}
+
+}  // namespace vyre::certify

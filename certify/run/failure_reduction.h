@@ -1,0 +1,59 @@
+// Automatic reduction of a failing case before it is reported: the failing
+// variant (its program, grid and inputs, as its repro holds them) is shrunk
+// with generators/reducer.h while it stays valid, conforming on the
+// reference within a small step budget, and fails the same way on the
+// backend (the same verdict). Cases opt in (SuiteCase::reduce_failures; L5's
+// random programs do), so any level can.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "backends/backend.h"
+#include "certify/report/report.h"
+#include "certify/run/case_runner.h"
+#include "certify/suite/suite_case.h"
+#include "generators/reducer.h"
+
+namespace vyre::certify {
+
+/// Bounds of the reductions of one run or hunt. Each backend call is
+/// bounded by the backend's own timeout (--timeout-ms).
+struct ReductionLimits {
+  /// Predicate calls and seconds of one reduction.
+  ReduceOptions per_failure{.max_predicate_calls = 400, .max_seconds = 20.0};
+  /// Dispatches per candidate: a nondeterministic failure may need several.
+  uint32_t runs = 3;
+  /// Reference steps per candidate run (past it, the candidate is uninteresting).
+  uint64_t step_budget = uint64_t{1} << 22;
+};
+
+/// The verdict `backend` gives `tc` over `runs` dispatches, judged byte for
+/// byte against the reference's outputs (Pass when all agree); nullopt when
+/// the reference rejects `tc`, flags it non-conforming or runs past
+/// `step_budget` steps.
+std::optional<Verdict> verdict_on_backend(Backend& backend, const TestCase& tc, uint32_t runs,
+                                          uint64_t step_budget);
+
+/// A reduced failure: the case (its expectation the reference's bytes) and
+/// what the reduction did.
+struct ReducedFailure {
+  TestCase reduced;
+  ReduceStats stats;
+};
+
+/// Reduces `failing` while the backend still gives it `verdict`; nullopt
+/// when `failing` itself no longer gives it (a flaky failure). The result is
+/// named `failing.name` + "/reduced".
+std::optional<ReducedFailure> reduce_failure(Backend& backend, const TestCase& failing,
+                                             Verdict verdict, const ReductionLimits& limits);
+
+/// For a case `c` that opted in and failed in `r` with repro `failing`:
+/// writes the reduced case (Failure::reduced_repro) and, for a metamorphic
+/// variant, the original program (Failure::original_repro) through
+/// `write_repro`, and says in r's message what the reduction did.
+void reduce_reported_failure(Backend& backend, const SuiteCase& c, const TestCase& failing,
+                             const ReductionLimits& limits, const ReproWriter& write_repro,
+                             CaseResult& r);
+
+}  // namespace vyre::certify

@@ -1,0 +1,64 @@
+// `vyre-certify fuzz`: an open-ended hunt for backend bugs with L5's random
+// programs. Program i of a hunt from seed S is L5's program i for --seed S
+// (random_program_seed), so a hunt's first programs are a certification
+// run's; every failure is reduced and written once per distinct reduced form.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "certify/report/report.h"
+
+namespace vyre::certify {
+
+/// Knobs of one hunt.
+struct HuntOptions {
+  uint64_t seed = 1;
+  /// Wall-clock budget; the program running when it ends finishes first.
+  double seconds = 60;
+  /// Dispatches of each variant of each case.
+  uint32_t runs = 3;
+  /// Folder the findings are written to (one subfolder per finding).
+  std::string out_dir;
+  /// Workgroup size resizable cases are also run at (the device's preferred).
+  uint32_t preferred_workgroup_size = 64;
+  /// A progress line on stderr (live on a terminal, plain lines elsewhere).
+  bool progress = true;
+  /// The --backend text, for the replay commands written with each finding.
+  std::string backend_name;
+};
+
+/// One distinct failure: its reduced form's hash names its folder.
+struct HuntFinding {
+  /// Hex hash of the reduced case's canonical text (its name left out).
+  std::string hash;
+  std::string case_id;
+  uint64_t program_seed = 0;
+  Verdict verdict = Verdict::Error;
+  std::string message;
+  /// out_dir/hash, holding original.vyre, reduced.vyre and README.txt.
+  std::string dir;
+};
+
+/// What a hunt did.
+struct HuntResult {
+  uint64_t programs = 0;
+  /// Programs the reference screened out (never run on the backend).
+  uint64_t discarded = 0;
+  /// Suite cases run: programs and their metamorphic variants.
+  uint64_t cases = 0;
+  /// Failures seen, duplicates of an earlier reduced form included.
+  uint64_t failures = 0;
+  std::vector<HuntFinding> findings;
+  double seconds = 0;
+};
+
+/// Hunts on `backend` until options.seconds have passed.
+HuntResult hunt(Backend& backend, const HuntOptions& options);
+
+/// The id of hunt program `index` from `seed`: "fuzz/SEED/INDEX".
+std::string hunt_program_id(uint64_t seed, uint64_t index);
+
+}  // namespace vyre::certify

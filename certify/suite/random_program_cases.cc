@@ -1,0 +1,111 @@
+#include "certify/suite/random_program_cases.h"
+
+#include <cstdio>
+
+#include "generators/metamorphic.h"
+#include "generators/prng.h"
+#include "generators/wellformed_program.h"
+#include "reference/interpreter.h"
+
+namespace vyre::certify {
+namespace {
+
+constexpr std::string_view kOracle = "reference interpreter";
+constexpr std::string_view kVariantOracle =
+    "reference interpreter on the original program (metamorphic variant)";
+
+std::string hex_seed(uint64_t seed) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(seed));
+  return text;
+}
+
+/// A generated program as a single-dispatch case. Neither resized nor
+/// over-dispatched: the generator may make the program depend on its
+/// workgroup shape, and it guarantees no guard past the work: every
+/// invocation may add to the shared atomics and store at slots derived from
+/// its global id, so extra invocations would change the defined result. Outputs are poisoned where
+/// they start all zero (the reference gives the expected bytes of each variant).
+SuiteCase program_case(std::string id, TestCase tc, std::string oracle, InputRecipe recipe,
+                       std::optional<TestCase> original = std::nullopt) {
+  DispatchCase d;
+  tc.name = id;
+  d.test_case = std::move(tc);
+  d.reduce_failures = true;
+  if (original) {
+    d.original = std::move(original);
+    d.original->name = id + "/original";
+  }
+  return SuiteCase{std::move(id), Level::L5, std::move(oracle), std::move(recipe), std::move(d)};
+}
+
+}  // namespace
+
+uint64_t random_program_seed(uint64_t run_seed, uint32_t index) {
+  // SplitMix64 adds its gamma before each output, so starting `index`
+  // gammas later gives output `index` directly.
+  uint64_t state = run_seed + uint64_t{index} * 0x9e3779b97f4a7c15ULL;
+  return splitmix64(state);
+}
+
+std::string random_program_id(uint32_t index) {
+  char text[32];
+  std::snprintf(text, sizeof text, "L5/random/%06u", index);
+  return text;
+}
+
+std::optional<std::vector<SuiteCase>> random_program_suite_cases(uint64_t program_seed,
+                                                                 const std::string& id,
+                                                                 uint64_t run_seed) {
+  TestCase tc = generate_wellformed_case(program_seed);
+  reference::RunOptions screen;
+  screen.step_budget = kRandomProgramStepBudget;
+  auto ref = reference::run(tc.program, tc.inputs, tc.grid, screen);
+  if (!ref.ok() || !ref->conforming()) return std::nullopt;
+
+  const InputRecipe recipe{"gen::generate_wellformed(seed " + hex_seed(program_seed) + ")",
+                           run_seed};
+  std::vector<SuiteCase> cases;
+  // The variants' expectation: the bytes the reference gives for the
+  // original, which each variant must also give on the reference (checked by
+  // the runner; a disagreement is an invalid case, a suite defect).
+  TestCase original = tc;
+  original.name = id;
+  original.expected = ref->outputs;
+  for (MetamorphicVariant& v : metamorphic_variants(tc, program_seed)) {
+    TestCase variant = std::move(v.test_case);
+    variant.expected = ref->outputs;
+    cases.push_back(program_case(id + "/" + v.rewrite, std::move(variant),
+                                 std::string(kVariantOracle), recipe, original));
+  }
+  cases.insert(cases.begin(), program_case(id, std::move(tc), std::string(kOracle), recipe));
+  return cases;
+}
+
+std::vector<SuiteCase> random_program_cases(uint64_t run_seed, uint32_t count,
+                                            RandomProgramTally& tally) {
+  std::vector<SuiteCase> out;
+  for (uint32_t i = 0; i < count; ++i) {
+    ++tally.generated;
+    auto cases = random_program_suite_cases(random_program_seed(run_seed, i), random_program_id(i),
+                                            run_seed);
+    if (!cases) {
+      ++tally.discarded;
+      continue;
+    }
+    for (SuiteCase& c : *cases) out.push_back(std::move(c));
+  }
+  // The generator promises conforming programs; more than a few screened
+  // out means it (or the reference) is broken, and the level must not
+  // certify on the survivors.
+  if (uint64_t{tally.discarded} * 20 > tally.generated) {
+    out.push_back(broken_case("L5/random/discarded", Level::L5,
+                              std::to_string(tally.discarded) + " of " +
+                                  std::to_string(tally.generated) +
+                                  " generated programs were rejected or non-conforming on the "
+                                  "reference (more than 5%): a generator defect"));
+  }
+  return out;
+}
+
+}  // namespace vyre::certify

@@ -1,0 +1,58 @@
+// L5, random programs (backend archetype X2, random program everywhere):
+// well-formed programs drawn from --seed (generators/wellformed_program.h),
+// each run once on the reference first and kept only when it is conforming
+// there, then certified as a single-dispatch case with its metamorphic
+// variants (generators/metamorphic.h) beside it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "certify/suite/suite_case.h"
+
+namespace vyre::certify {
+
+/// Programs in one L5 run: enough that the default seed's programs reach
+/// every entry of the coverage universe (random_program_cases_test.cc).
+inline constexpr uint32_t kRandomProgramCount = 400;
+
+/// Step budget of the reference when it screens a generated program and when
+/// the reducer's predicate runs a candidate: a reduced loop bound may iterate
+/// 2^32 times, and such a run must fail fast (generators/reducer.h).
+inline constexpr uint64_t kRandomProgramStepBudget = uint64_t{1} << 22;
+
+/// The seed of random program `index` of a run with `run_seed`: output
+/// `index` (0-based) of SplitMix64 seeded with `run_seed` (generators/prng.h),
+/// so each program's seed is independent of how many programs run.
+uint64_t random_program_seed(uint64_t run_seed, uint32_t index);
+
+/// "L5/random/000123": the id of random program `index`; its metamorphic
+/// variants are "L5/random/000123/<rewrite>" (generators/metamorphic.h names
+/// the rewrites: dead_code, identity, outline, inline, peel, reorder,
+/// workgroup_shape).
+std::string random_program_id(uint32_t index);
+
+/// How many programs were drawn and how many the reference screened out.
+struct RandomProgramTally {
+  uint32_t generated = 0;
+  /// Rejected by the reference or non-conforming there: never run on a backend.
+  uint32_t discarded = 0;
+};
+
+/// The cases of the program with seed `program_seed`, named `id`: the
+/// program itself and its metamorphic variants, all opted into reduction;
+/// nullopt when the reference rejects the program or flags it
+/// non-conforming (within kRandomProgramStepBudget). `run_seed` is recorded
+/// as the cases' input recipe.
+std::optional<std::vector<SuiteCase>> random_program_suite_cases(uint64_t program_seed,
+                                                                 const std::string& id,
+                                                                 uint64_t run_seed);
+
+/// L5's cases for `run_seed`: programs 0..count-1. More than 5% discarded is a
+/// suite defect and adds a case that fails the level saying so.
+std::vector<SuiteCase> random_program_cases(uint64_t run_seed, uint32_t count,
+                                            RandomProgramTally& tally);
+
+}  // namespace vyre::certify
