@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/bench/workloads.h"
+#include "bench/backends/workloads.h"
 #include "backends/registry.h"
 
 namespace vyre::bench {

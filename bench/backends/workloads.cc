@@ -1,5 +1,5 @@
 // The benchmark workloads.
-#include "backends/bench/workloads.h"
+#include "bench/backends/workloads.h"
 
 #include <algorithm>
 #include <cstdio>
