@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/backends/workloads.h"
 #include "backends/registry.h"
+#include "bench/backends/workloads.h"
 
 namespace vyre::bench {
 namespace {
