@@ -10,6 +10,8 @@
 #include <span>
 #include <vector>
 
+#include "certify/report/report_mutation.h"
+
 namespace vyre::certify {
 namespace {
 
@@ -116,7 +118,8 @@ nlohmann::json report_to_json(const Report& r) {
           {"levels", levels},
           {"cases", cases},
           {"certified", r.certified},
-          {"reason", r.reason}};
+          {"reason", r.reason},
+          {"mutation_score", mutation_score_json()}};
 }
 
 std::string canonical_json(const nlohmann::json& value) {

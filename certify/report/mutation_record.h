@@ -1,0 +1,43 @@
+// The suite's measured mutation score: the one committed record of how many of
+// the Vulkan backend's seeded bugs (backends/vulkan/mutants/mutants.def) the
+// suite rejects. Reports carry it (report.json "mutation_score", report.md);
+// `ctest -L mutation` (certify/mutation/mutation_test.cmake) measures the score
+// again and fails when this record no longer matches, so it cannot go stale.
+// The test parses this file: keep one value per line, rows as written.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace vyre::certify {
+
+/// A mutant the suite does not reject, and why that is acceptable.
+struct SurvivingMutant {
+  std::string_view name;
+  std::string_view reason;
+};
+
+/// The catalogue measured (its name and version).
+inline constexpr std::string_view kMutantCatalogue = "vulkan-mutants";
+inline constexpr uint32_t kMutantCatalogueVersion = 1;
+/// Where and how the score was measured.
+inline constexpr std::string_view kMutationDevice = "llvmpipe (lavapipe)";
+inline constexpr std::string_view kMutationLevel = "L4";
+inline constexpr uint32_t kMutationRuns = 2;
+/// The score: mutants in the catalogue, and those the suite rejected.
+inline constexpr uint32_t kMutantsTotal = 0;
+inline constexpr uint32_t kMutantsKilled = 0;
+
+/// The mutants that survive on that device, each with its reason (equivalent
+/// there, or not reachable by the certification run yet).
+inline constexpr SurvivingMutant kSurvivingMutants[] = {
+    {"None", "placeholder"},
+};
+
+/// kSurvivingMutants as a span.
+inline constexpr std::span<const SurvivingMutant> surviving_mutants() {
+  return kSurvivingMutants;
+}
+
+}  // namespace vyre::certify
