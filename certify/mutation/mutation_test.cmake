@@ -49,10 +49,14 @@ string(REGEX MATCH "kMutationLevel = \"(L[0-9])\"" _ "${record}")
 set(record_level ${CMAKE_MATCH_1})
 string(REGEX MATCH "kMutationRuns = ([0-9]+);" _ "${record}")
 set(record_runs ${CMAKE_MATCH_1})
-string(REGEX MATCHALL "\n    {\"[A-Za-z0-9]+\", \"[^\"]*\"}" survivor_rows "${record}")
+# The rows of kSurvivingMutants, with C++'s adjacent string literals joined.
+string(REGEX MATCH "kSurvivingMutants\\[\\] = {(.*)\n};" _ "${record}")
+string(REGEX REPLACE "\"[ \n]+\"" "" survivors "${CMAKE_MATCH_1}")
+string(REPLACE ";" "," survivors "${survivors}")  # A `;` would split CMake's list of rows.
+string(REGEX MATCHALL "{\"[A-Za-z0-9]+\",[ \n]+\"[^\"]*\"}" survivor_rows "${survivors}")
 set(listed_survivors "")
 foreach(row IN LISTS survivor_rows)
-  string(REGEX MATCH "{\"([A-Za-z0-9]+)\", \"([^\"]*)\"}" _ "${row}")
+  string(REGEX MATCH "{\"([A-Za-z0-9]+)\",[ \n]+\"([^\"]*)\"}" _ "${row}")
   list(APPEND listed_survivors ${CMAKE_MATCH_1})
   set(reason_${CMAKE_MATCH_1} "${CMAKE_MATCH_2}")
 endforeach()
@@ -75,15 +79,18 @@ set(errors "")
 set(table "| mutant | family | result |\n|---|---|---|\n")
 foreach(m IN LISTS catalogue)
   string(TIMESTAMP start "%s")
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env VYRE_MUTANT=${m}
-                          ${CLI} --backend vulkan --level ${LEVEL} --runs ${RUNS}
+  # Set here, not through `cmake -E env`, which reports a child's crash as exit 1.
+  set(ENV{VYRE_MUTANT} ${m})
+  execute_process(COMMAND ${CLI} --backend vulkan --level ${LEVEL} --runs ${RUNS}
                           --out ${OUT_DIR}/${m} --quiet
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
                   TIMEOUT ${RUN_TIMEOUT})
   string(TIMESTAMP end "%s")
   math(EXPR seconds "${end} - ${start}")
   set(result "")
-  if(rc STREQUAL "1")
+  if(rc STREQUAL "1" AND NOT EXISTS ${OUT_DIR}/${m}/report.json)
+    set(result "killed: exit 1 without a report (${err})")
+  elseif(rc STREQUAL "1")
     # Not certified: name the first case that did not pass.
     file(READ ${OUT_DIR}/${m}/report.json report)
     string(JSON cases LENGTH "${report}" cases)
@@ -126,6 +133,7 @@ foreach(m IN LISTS catalogue)
   string(APPEND table "| ${m} | ${family_${m}} | ${result} |\n")
 endforeach()
 
+unset(ENV{VYRE_MUTANT})
 list(LENGTH catalogue tested)
 set(score "mutation score: ${killed}/${tested} killed at ${LEVEL} --runs ${RUNS}")
 message(STATUS "${score}")
