@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "backends/backend.h"
+#include "backends/vulkan/mutants/mutant.h"
 
 namespace vyre::vulkan {
 
@@ -21,7 +22,10 @@ struct BatchPlan {
   uint32_t slots = 1;  ///< Output slots the batch holds.
 
   uint32_t submissions() const { return (runs + chunk - 1) / chunk; }
-  uint32_t slot_of(uint32_t run) const { return run == 0 ? 0 : 1 + run % chunk; }
+  uint32_t slot_of(uint32_t run) const {
+    if (mutant_active(Mutant::BatchSlotOfWraps)) return run % (chunk + 1);
+    return run == 0 ? 0 : 1 + run % chunk;
+  }
 };
 
 /// The plan for `options` when one run's outputs take `bytes_per_run` and

@@ -8,6 +8,7 @@
 #include "backends/vulkan/batch_plan.h"
 #include "backends/vulkan/compare_shader.h"
 #include "backends/vulkan/dispatch_checks.h"
+#include "backends/vulkan/mutants/host_mutants.h"
 
 namespace vyre::vulkan {
 namespace {
@@ -31,9 +32,10 @@ void memory_barrier(const VulkanApi& vk, VkCommandBuffer cmd, VkPipelineStageFla
 }
 
 /// The host bytes, then zeros up to `size`.
-void fill(uint8_t* dst, VkDeviceSize size, const ByteBuffer& bytes) {
-  if (!bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
-  std::memset(dst + bytes.size(), 0, size - bytes.size());
+void fill(uint8_t* dst, VkDeviceSize size, const ByteBuffer& bytes, BufferAccess access) {
+  const uint64_t n = uploaded_bytes(bytes.size(), access);
+  if (n != 0) std::memcpy(dst, bytes.data(), n);
+  std::memset(dst + n, 0, size - n);
 }
 
 /// One bound buffer of the batch. A read-only or uniform buffer has one
@@ -157,14 +159,15 @@ class Batch {
       flags_ = *flags;
     }
     if (!request_.staged) {
-      for (const Binding& b : bindings_) fill(b.resident->mapped, b.size, *b.bytes);
+      for (const Binding& b : bindings_) fill(b.resident->mapped, b.size, *b.bytes, b.decl->access);
       return true;
     }
     if (staging_bytes == 0) return true;
     Result<DeviceBuffer*> staging = buffers_.create(staging_bytes, MemoryPlace::Staging);
     if (!staging.ok()) return fail(staging.error());
     staging_ = *staging;
-    for (const Binding& b : bindings_) fill(staging_->mapped + b.upload_offset, b.size, *b.bytes);
+    for (const Binding& b : bindings_)
+      fill(staging_->mapped + b.upload_offset, b.size, *b.bytes, b.decl->access);
     return true;
   }
 
@@ -174,8 +177,11 @@ class Batch {
     const VkDeviceSize range =
         descriptor_range(b.bytes->size(), uniform ? limits.max_uniform_buffer_range
                                                   : limits.max_storage_buffer_range);
-    if (b.output) return {b.slots->buffer, b.stride * slot, range};
-    return {b.resident->buffer, 0, range};
+    if (b.output) {
+      const uint32_t used = mutant_active(Mutant::BatchSlotsAliased) ? 0 : slot;
+      return {b.slots->buffer, b.stride * used, range};
+    }
+    return {b.resident->buffer, 0, uniform ? uniform_range(range) : range};
   }
 
   /// One program set per slot and, when runs are compared, one compare set
@@ -275,13 +281,18 @@ class Batch {
     const VkCommandBuffer cmd = *begun;
     if (first == 0 && staging_ != nullptr) {
       for (const Binding& b : bindings_) {
+        if (mutant_active(Mutant::StagingUploadSkipsUniform) &&
+            b.decl->access == BufferAccess::Uniform)
+          continue;
         const VkBufferCopy region{b.upload_offset, 0, b.size};
         vk_.vkCmdCopyBuffer(cmd, staging_->buffer, b.resident->buffer, 1, &region);
       }
-      memory_barrier(
-          vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-          VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_UNIFORM_READ_BIT);
+      if (!mutant_active(Mutant::StagingUploadBarrierDropped)) {
+        memory_barrier(
+            vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_UNIFORM_READ_BIT);
+      }
     }
     record_fresh_outputs(cmd, first, end);
     record_runs(cmd, first, end);
@@ -335,8 +346,10 @@ class Batch {
       if (!b.output) continue;
       regions.clear();
       for (uint32_t run = first; run < end; ++run) {
+        if (run != 0 && mutant_active(Mutant::BatchFreshOutputsRunZeroOnly)) continue;
         regions.push_back({0, b.stride * slot_of(run), b.size});
       }
+      if (regions.empty()) continue;
       vk_.vkCmdCopyBuffer(cmd, b.resident->buffer, b.slots->buffer,
                           static_cast<uint32_t>(regions.size()), regions.data());
     }
@@ -359,13 +372,14 @@ class Batch {
     std::vector<uint32_t> counts;
     for (const Binding& b : bindings_) {
       // Fits a u32: exceeded_limit caps host bytes at the device's range, a u32.
-      counts.push_back(static_cast<uint32_t>(host_element_count(b.decl->element, b.bytes->size())));
+      counts.push_back(static_cast<uint32_t>(
+          host_element_count(b.decl->element, counted_bytes(b.bytes->size(), b.size))));
     }
     if (!counts.empty()) {
       vk_.vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                              iface.push_constant_bytes(), counts.data());
     }
-    const auto& g = request_.grid.workgroups;
+    const auto g = dispatched_grid(request_.grid.workgroups);
     for (uint32_t run = first; run < end; ++run) {
       if (!program_sets_.empty()) {
         vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1,
@@ -409,7 +423,8 @@ class Batch {
         const VkDescriptorSet set = compare_sets_[(slot - 1) * outputs_ + output++];
         const uint64_t host_bytes = b.bytes->size();
         if (host_bytes == 0) continue;
-        const CompareParams params{static_cast<uint32_t>((host_bytes + 3) / 4),
+        const uint32_t skipped = mutant_active(Mutant::CompareIgnoresLastWord) ? 1 : 0;
+        const CompareParams params{static_cast<uint32_t>((host_bytes + 3) / 4) - skipped,
                                    last_word_mask(host_bytes), slot - 1};
         vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, compare.layout, 0, 1, &set,
                                     0, nullptr);
@@ -427,7 +442,10 @@ class Batch {
   void record_readback(VkCommandBuffer cmd, uint32_t slot) {
     for (const Binding& b : bindings_) {
       if (!b.output) continue;
-      const VkBufferCopy region{b.stride * slot, b.readback_offset, b.size};
+      const VkDeviceSize to = mutant_active(Mutant::StagingReadbackFirstRegion)
+                                  ? bindings_.front().readback_offset
+                                  : b.readback_offset;
+      const VkBufferCopy region{b.stride * slot, to, b.size};
       vk_.vkCmdCopyBuffer(cmd, b.slots->buffer, staging_->buffer, 1, &region);
     }
   }
@@ -450,7 +468,7 @@ class Batch {
       if (!b.output) continue;
       const uint8_t* src = staging_ != nullptr ? staging_->mapped + b.readback_offset
                                                : b.slots->mapped + b.stride * slot;
-      outputs[b.decl->name] = ByteBuffer(src, src + b.bytes->size());
+      outputs[b.decl->name] = ByteBuffer(src, src + read_back_bytes(b.bytes->size(), b.size));
     }
     return outputs;
   }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backends/vulkan/dispatch_checks.h"
+#include "backends/vulkan/mutants/host_mutants.h"
 
 namespace vyre::vulkan {
 namespace {
@@ -31,6 +32,7 @@ void memory_barrier(const VulkanApi& vk, VkCommandBuffer cmd, VkPipelineStageFla
 /// device, where the shader reads it and, when staged, its staging region.
 struct Binding {
   const ByteBuffer* bytes = nullptr;
+  BufferAccess access = BufferAccess::ReadOnly;
   VkDeviceSize size = 0;
   DeviceBuffer* device = nullptr;
   VkDeviceSize staging_offset = 0;
@@ -52,6 +54,8 @@ class Run {
     if (!read_back()) return finish();
     outcome_.timing.readback_ms = ms_since(start);
     outcome_.status = Status::Ok;
+    if (mutant_fires(Mutant::FlakyOutputByte)) flip_first_output_byte();
+    if (mutant_active(Mutant::FlakyStaleOutputs)) return_stale_outputs();
     return finish();
   }
 
@@ -88,6 +92,7 @@ class Run {
     for (const BoundBuffer& b : iface.buffers) {
       Binding binding;
       binding.bytes = &request_.inputs.at(b.name);
+      binding.access = b.access;
       binding.size = bound_buffer_bytes(binding.bytes->size());
       Result<DeviceBuffer*> buffer = buffers_.create(
           binding.size, request_.staged ? MemoryPlace::DeviceLocal : MemoryPlace::HostVisible);
@@ -104,7 +109,7 @@ class Run {
       std::memset(control_->mapped, 0, kControlBytes);
     }
     if (!request_.staged) {
-      for (const Binding& b : bindings_) fill(b.device->mapped, b.size, *b.bytes);
+      for (const Binding& b : bindings_) fill(b.device->mapped, b.size, *b.bytes, b.access);
       return true;
     }
     if (bindings_.empty()) return true;
@@ -114,7 +119,9 @@ class Run {
     Result<VkCommandBuffer> cmd = device_.begin();
     if (!cmd.ok()) return fail(cmd.error());
     for (const Binding& b : bindings_) {
-      fill(staging_->mapped + b.staging_offset, b.size, *b.bytes);
+      fill(staging_->mapped + b.staging_offset, b.size, *b.bytes, b.access);
+      if (mutant_active(Mutant::StagingUploadSkipsUniform) && b.access == BufferAccess::Uniform)
+        continue;
       const VkBufferCopy region{b.staging_offset, 0, b.size};
       vk_.vkCmdCopyBuffer(*cmd, staging_->buffer, b.device->buffer, 1, &region);
     }
@@ -122,9 +129,32 @@ class Run {
   }
 
   /// The host bytes, then zeros up to `size`.
-  static void fill(uint8_t* dst, VkDeviceSize size, const ByteBuffer& bytes) {
-    if (!bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
-    std::memset(dst + bytes.size(), 0, size - bytes.size());
+  static void fill(uint8_t* dst, VkDeviceSize size, const ByteBuffer& bytes, BufferAccess access) {
+    const uint64_t n = uploaded_bytes(bytes.size(), access);
+    if (n != 0) std::memcpy(dst, bytes.data(), n);
+    std::memset(dst + n, 0, size - n);
+  }
+
+  /// FlakyOutputByte: one bit of the first non-empty output flips.
+  void flip_first_output_byte() {
+    for (auto& [name, bytes] : outcome_.outputs) {
+      if (bytes.empty()) continue;
+      bytes[0] ^= 1;
+      return;
+    }
+  }
+
+  /// FlakyStaleOutputs: once in a while, the previous dispatch's outputs of
+  /// the same names and sizes come back instead of this one's.
+  void return_stale_outputs() {
+    static BufferSet previous;
+    const bool stale = mutant_fires(Mutant::FlakyStaleOutputs);
+    for (auto& [name, bytes] : outcome_.outputs) {
+      auto it = previous.find(name);
+      const bool reuse = stale && it != previous.end() && it->second.size() == bytes.size();
+      if (reuse) bytes = it->second;
+      previous[name] = bytes;
+    }
   }
 
   bool execute() {
@@ -136,10 +166,10 @@ class Run {
     // never past the device's range: rounding up to whole words could be.
     for (size_t i = 0; i < bindings_.size(); ++i) {
       const bool uniform = iface.buffers[i].access == BufferAccess::Uniform;
-      infos.push_back({bindings_[i].device->buffer, 0,
-                       descriptor_range(bindings_[i].bytes->size(),
-                                        uniform ? limits.max_uniform_buffer_range
-                                                : limits.max_storage_buffer_range)});
+      const VkDeviceSize range =
+          descriptor_range(bindings_[i].bytes->size(), uniform ? limits.max_uniform_buffer_range
+                                                               : limits.max_storage_buffer_range);
+      infos.push_back({bindings_[i].device->buffer, 0, uniform ? uniform_range(range) : range});
     }
     if (control_ != nullptr) infos.push_back({control_->buffer, 0, kControlBytes});
     std::vector<VkWriteDescriptorSet> writes;
@@ -163,14 +193,14 @@ class Run {
     std::vector<uint32_t> counts;
     for (size_t i = 0; i < iface.buffers.size(); ++i) {
       // Fits a u32: exceeded_limit caps host bytes at the device's range, a u32.
-      counts.push_back(static_cast<uint32_t>(
-          host_element_count(iface.buffers[i].element, bindings_[i].bytes->size())));
+      counts.push_back(static_cast<uint32_t>(host_element_count(
+          iface.buffers[i].element, counted_bytes(bindings_[i].bytes->size(), bindings_[i].size))));
     }
 
     Result<VkCommandBuffer> begun = device_.begin();
     if (!begun.ok()) return fail(begun.error());
     const VkCommandBuffer cmd = *begun;
-    if (request_.staged) {
+    if (request_.staged && !mutant_active(Mutant::StagingUploadBarrierDropped)) {
       memory_barrier(
           vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -185,7 +215,7 @@ class Run {
       vk_.vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                              iface.push_constant_bytes(), counts.data());
     }
-    const auto& g = request_.grid.workgroups;
+    const auto g = dispatched_grid(request_.grid.workgroups);
     vk_.vkCmdDispatch(cmd, g[0], g[1], g[2]);
     memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
@@ -212,7 +242,10 @@ class Run {
       if (!cmd.ok()) return fail(cmd.error());
       for (size_t i = 0; i < bindings_.size(); ++i) {
         if (iface.buffers[i].access != BufferAccess::ReadWrite) continue;
-        const VkBufferCopy region{0, bindings_[i].staging_offset, bindings_[i].size};
+        const VkDeviceSize to = mutant_active(Mutant::StagingReadbackFirstRegion)
+                                    ? bindings_[0].staging_offset
+                                    : bindings_[i].staging_offset;
+        const VkBufferCopy region{0, to, bindings_[i].size};
         vk_.vkCmdCopyBuffer(*cmd, bindings_[i].device->buffer, staging_->buffer, 1, &region);
       }
       memory_barrier(vk_, *cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -223,7 +256,8 @@ class Run {
       if (iface.buffers[i].access != BufferAccess::ReadWrite) continue;
       const Binding& b = bindings_[i];
       const uint8_t* src = request_.staged ? staging_->mapped + b.staging_offset : b.device->mapped;
-      outcome_.outputs[iface.buffers[i].name] = ByteBuffer(src, src + b.bytes->size());
+      outcome_.outputs[iface.buffers[i].name] =
+          ByteBuffer(src, src + read_back_bytes(b.bytes->size(), b.size));
     }
     return true;
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "backends/vulkan/glsl_tables.h"
+#include "backends/vulkan/mutants/mutant.h"
 
 namespace vyre::vulkan {
 namespace {
@@ -144,31 +145,50 @@ std::string GlslBuffers::accessor(const Use& use) const {
       if (uniform) {
         // Packed layout: element i is words [i*n, i*n+n) of the 16-byte rows.
         const uint32_t words = word_count(element);
+        const uint32_t stride = mutant_active(Mutant::UniformWordStrideOne) ? 1 : words;
         out += "uint word_" + b.ident + "(uint k) { return " + b.ident + ".w[k >> 2u][k & 3u]; }\n";
         element_text = std::string(type->memory) + "(";
         for (uint32_t w = 0; w < words; ++w) {
-          element_text += (w ? ", " : "") + ("word_" + b.ident + "(i * " + std::to_string(words) +
+          element_text += (w ? ", " : "") + ("word_" + b.ident + "(i * " + std::to_string(stride) +
                                              "u + " + std::to_string(w) + "u)");
         }
         element_text += ")";
       }
-      out += value + " load_" + b.ident + "(uint i) {\n  if (i >= " + b.count + ") return " +
+      const char* past_end = mutant_active(Mutant::LoadGuardOffByOne) ? " > " : " >= ";
+      out += value + " load_" + b.ident + "(uint i) {\n  if (i" + past_end + b.count + ") return " +
              std::string(type->zero) + ";\n  return " + expand(type->from_memory, {element_text}) +
              ";\n}\n";
       break;
     }
-    case Kind::Store:
-      out += "void store_" + b.ident + "(uint i, " + value + " v) {\n  if (i < " + b.count + ") " +
-             slot + " = " + expand(type->to_memory, {"v"}) + ";\n}\n";
+    case Kind::Store: {
+      const char* in_range = mutant_active(Mutant::StoreGuardOffByOne) ? " <= " : " < ";
+      out += "void store_" + b.ident + "(uint i, " + value + " v) {\n  if (i" + in_range + b.count +
+             ") " + slot + " = " + expand(type->to_memory, {"v"}) + ";\n}\n";
       break;
+    }
     case Kind::Atomic: {
       // Device-scope atomics without fences: see DESIGN.md, "Atomics".
       const bool cas = op == AtomicOp::CompareExchange;
       const std::string name = std::string(name_of(op)) + "_" + b.ident;
-      out += "uint " + name + "(uint i, " + (cas ? "uint expected, " : "") +
-             "uint v) {\n  if (i >= " + b.count + ") return 0u;\n  return " +
-             std::string(glsl_atomic_function(op)) + "(" + slot + ", " + (cas ? "expected, " : "") +
-             "v);\n}\n";
+      const std::string guard = mutant_active(Mutant::AtomicGuardMissing)
+                                    ? ""
+                                    : "  if (i >= " + b.count + ") return 0u;\n";
+      std::string call = std::string(glsl_atomic_function(op)) + "(" + slot + ", " +
+                         (cas ? "expected, " : "") + "v)";
+      if (cas && mutant_active(Mutant::CompareExchangeArgsSwapped)) {
+        call = std::string(glsl_atomic_function(op)) + "(" + slot + ", v, expected)";
+      }
+      if (op == AtomicOp::Add && mutant_active(Mutant::AtomicAddReturnsNew)) call += " + v";
+      if (op == AtomicOp::Exchange && mutant_active(Mutant::AtomicExchangeReturnsValue)) {
+        call = "(" + call + ", v)";
+      }
+      if (op == AtomicOp::Add && mutant_active(Mutant::AtomicAddNotAtomic)) {
+        out += "uint " + name + "(uint i, uint v) {\n" + guard + "  const uint old = " + slot +
+               ";\n  " + slot + " = old + v;\n  return old;\n}\n";
+        break;
+      }
+      out += "uint " + name + "(uint i, " + (cas ? "uint expected, " : "") + "uint v) {\n" + guard +
+             "  return " + call + ";\n}\n";
       break;
     }
   }
@@ -183,6 +203,12 @@ std::string GlslBuffers::zero_workgroup_memory() const {
   for (const GlslBuffer& b : buffers_) {
     if (b.bound) continue;
     const std::string type = memory_type(b.decl->element);
+    if (mutant_active(Mutant::WorkgroupMemoryNotZeroed)) continue;
+    if (mutant_active(Mutant::WorkgroupZeroFirstPassOnly)) {
+      out += "  if (gl_LocalInvocationIndex < " + b.count + ") " + b.ident +
+             "[gl_LocalInvocationIndex] = " + type + "(0u);\n";
+      continue;
+    }
     out += "  for (uint i = gl_LocalInvocationIndex; i < " + b.count +
            "; i += " + std::to_string(invocations) + "u) " + b.ident + "[i] = " + type + "(0u);\n";
   }

@@ -9,6 +9,7 @@
 
 #include "backends/vulkan/glsl_buffers.h"
 #include "backends/vulkan/glsl_tables.h"
+#include "backends/vulkan/mutants/mutant.h"
 #include "spec/support/diagnostic_text.h"
 
 namespace vyre::vulkan {
@@ -164,8 +165,15 @@ class Emitter {
 
   void statement(const node::Store& store, SourceLoc loc) {
     const GlslBuffer* b = buffer(store.buffer, loc);
-    const Value index = expr(*store.index);
-    const Value value = expr(*store.value);
+    Value index;
+    Value value;
+    if (mutant_active(Mutant::StoreValueBeforeIndex)) {
+      value = expr(*store.value);
+      index = expr(*store.index);
+    } else {
+      index = expr(*store.index);
+      value = expr(*store.value);
+    }
     if (error_ || !expect_u32(index, "a store index", loc)) return;
     if (!is_writable(b->decl->access))
       return fail("store to read-only buffer `" + printable(store.buffer) + "`", loc);
@@ -193,8 +201,15 @@ class Emitter {
   void statement(const node::Loop& loop, SourceLoc loc) {
     // Bounds are evaluated once, into temporaries, before the first iteration;
     // the body cannot change them even when they were plain variables.
-    const Value from = expr(*loop.from);
-    const Value to = expr(*loop.to);
+    Value from;
+    Value to;
+    if (mutant_active(Mutant::LoopUpperBoundFirst)) {
+      to = expr(*loop.to);
+      from = expr(*loop.from);
+    } else {
+      from = expr(*loop.from);
+      to = expr(*loop.to);
+    }
     if (error_ || !expect_u32(from, "a loop bound", loc) || !expect_u32(to, "a loop bound", loc))
       return;
     line("{");
@@ -204,7 +219,8 @@ class Emitter {
     const std::string counter = "c" + std::to_string(next_temp_++);
     // Half-open: the counter never passes `hi`, so it cannot wrap.
     line("uint " + counter + " = " + lo.text + ";");
-    line("for (; " + counter + " < " + hi.text + "; ++" + counter + ") {");
+    const char* below = mutant_active(Mutant::LoopBoundInclusive) ? " <= " : " < ";
+    line("for (; " + counter + below + hi.text + "; ++" + counter + ") {");
     ++indent_;
     if (iface_.loop_iteration_budget != 0) {
       line("if (++vyre_iterations > " + std::to_string(iface_.loop_iteration_budget) +
@@ -235,6 +251,8 @@ class Emitter {
   }
 
   void statement(const node::Barrier&, SourceLoc) {
+    if (mutant_active(Mutant::BarrierDropped)) return;
+    if (mutant_active(Mutant::BarrierWithoutMemoryFences)) return line("barrier();");
     for (std::string_view s : kBarrierStatements) line(std::string(s));
   }
 
@@ -246,12 +264,19 @@ class Emitter {
   }
 
   Value expression(const expr::LitU32& lit, SourceLoc) {
+    if (mutant_active(Mutant::U32LiteralWithoutSuffix))
+      return {std::to_string(lit.value), DataType::U32};
     return {std::to_string(lit.value) + "u", DataType::U32};
   }
 
   Value expression(const expr::LitI32& lit, SourceLoc) {
     if (lit.value >= 0) return {std::to_string(lit.value), DataType::I32};
     char text[32];
+    if (mutant_active(Mutant::NegativeI32LiteralSignMagnitude)) {
+      const uint32_t magnitude = 0u - static_cast<uint32_t>(lit.value);
+      std::snprintf(text, sizeof text, "int(0x%08Xu)", 0x80000000u | magnitude);
+      return {text, DataType::I32};
+    }
     std::snprintf(text, sizeof text, "int(0x%08Xu)", static_cast<uint32_t>(lit.value));
     return {text, DataType::I32};
   }
@@ -279,6 +304,10 @@ class Emitter {
       fail("unknown buffer `" + printable(len.buffer) + "`", loc);
       return {"0u", DataType::U32};
     }
+    if (mutant_active(Mutant::BufLenInBytes)) {
+      return {"(" + b->count + " * " + std::to_string(element_size(b->decl->element)) + "u)",
+              DataType::U32};
+    }
     return {b->count, DataType::U32};
   }
 
@@ -287,6 +316,11 @@ class Emitter {
       fail("axis " + std::to_string(axis) + " is not 0, 1 or 2", loc);
       return {"0u", DataType::U32};
     }
+    const std::string_view name = vector;
+    if (mutant_active(Mutant::WorkgroupIdYReadsZ) && name == "gl_WorkGroupID" && axis == 1)
+      axis = 2;
+    if (mutant_active(Mutant::InvocationIdZReadsY) && name == "gl_GlobalInvocationID" && axis == 2)
+      axis = 1;
     return {std::string(vector) + "." + "xyz"[axis], DataType::U32};
   }
 
@@ -297,12 +331,21 @@ class Emitter {
     return builtin("gl_WorkGroupID", id.axis, loc);
   }
   Value expression(const expr::LocalId& id, SourceLoc loc) {
+    if (mutant_active(Mutant::LocalIdIsGlobal))
+      return builtin("gl_GlobalInvocationID", id.axis, loc);
     return builtin("gl_LocalInvocationID", id.axis, loc);
   }
 
   Value expression(const expr::Binary& bin, SourceLoc loc) {
-    const Value l = expr(*bin.left);
-    const Value r = expr(*bin.right);
+    Value l;
+    Value r;
+    if (mutant_active(Mutant::BinaryRightOperandFirst)) {
+      r = expr(*bin.right);
+      l = expr(*bin.left);
+    } else {
+      l = expr(*bin.left);
+      r = expr(*bin.right);
+    }
     if (error_ || !expect_u32(l, "a binary operand", loc) ||
         !expect_u32(r, "a binary operand", loc)) {
       return {"0u", DataType::U32};
@@ -334,7 +377,9 @@ class Emitter {
     // Arguments once each, left to right; then the composition sees only its
     // parameters, bound to the argument values.
     std::map<std::string, Binding> params;
-    for (size_t i = 0; i < call.args.size(); ++i) {
+    for (size_t k = 0; k < call.args.size(); ++k) {
+      const size_t i =
+          mutant_active(Mutant::CallArgumentsRightToLeft) ? call.args.size() - 1 - k : k;
       params[std::string(kOpParams[i])] = {expr(*call.args[i]), false};
     }
     std::vector<std::map<std::string, Binding>> caller_scopes = std::move(scopes_);
@@ -348,9 +393,22 @@ class Emitter {
 
   Value expression(const expr::Select& sel, SourceLoc loc) {
     // cond, then both arms (their side effects always happen), then pick.
-    const Value cond = expr(*sel.cond);
-    const Value yes = expr(*sel.if_true);
-    const Value no = expr(*sel.if_false);
+    Value cond;
+    Value yes;
+    Value no;
+    if (mutant_active(Mutant::SelectArmsReversed)) {
+      cond = expr(*sel.cond);
+      no = expr(*sel.if_false);
+      yes = expr(*sel.if_true);
+    } else if (mutant_active(Mutant::SelectConditionLast)) {
+      yes = expr(*sel.if_true);
+      no = expr(*sel.if_false);
+      cond = expr(*sel.cond);
+    } else {
+      cond = expr(*sel.cond);
+      yes = expr(*sel.if_true);
+      no = expr(*sel.if_false);
+    }
     if (error_) return {"0u", DataType::U32};
     const auto test = truth(cond, loc);
     if (!test) return {"0u", DataType::U32};

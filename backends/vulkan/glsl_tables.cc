@@ -5,6 +5,8 @@
 #include <array>
 #include <utility>
 
+#include "backends/vulkan/mutants/pattern_mutants.h"
+
 namespace vyre::vulkan {
 namespace {
 
@@ -122,9 +124,15 @@ std::optional<GlslType> glsl_type(DataType type) {
 }
 
 std::string_view glsl_pattern(BinOp op) {
+  for (const BinOpMutant& m : kBinOpMutants) {
+    if (m.op == op && mutant_active(m.mutant)) return m.pattern;
+  }
   return lookup(kBinOps, op);
 }
 std::string_view glsl_pattern(UnOp op) {
+  for (const UnOpMutant& m : kUnOpMutants) {
+    if (m.op == op && mutant_active(m.mutant)) return m.pattern;
+  }
   return lookup(kUnOps, op);
 }
 std::string_view glsl_atomic_function(AtomicOp op) {
@@ -134,6 +142,9 @@ std::string_view glsl_atomic_function(AtomicOp op) {
 std::optional<std::string_view> glsl_cast_pattern(DataType from, DataType to) {
   if (!glsl_type(from) || !glsl_type(to)) return std::nullopt;
   if (from == to) return "$a";
+  for (const CastMutant& m : kCastMutants) {
+    if (m.from == from && m.to == to && mutant_active(m.mutant)) return m.pattern;
+  }
   for (const CastRow& row : kCasts) {
     if (row.from == from && row.to == to) return row.pattern;
   }

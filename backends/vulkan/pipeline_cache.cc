@@ -3,6 +3,8 @@
 
 #include <vector>
 
+#include "backends/vulkan/mutants/mutant.h"
+
 namespace vyre::vulkan {
 
 PipelineCache::PipelineCache(const VulkanDevice& device, size_t capacity)
@@ -28,6 +30,8 @@ Result<const Pipeline*> PipelineCache::get(uint64_t id, const SpirvWords& spirv,
                                            const ShaderInterface& iface, bool& built) {
   ++clock_;
   built = false;
+  // PipelineKeyCollides: a key of too few bits, as a truncated hash would be.
+  if (mutant_active(Mutant::PipelineKeyCollides)) id %= 4;
   if (auto it = entries_.find(id); it != entries_.end()) {
     it->second.last_use = clock_;
     return &it->second.pipeline;

@@ -12,6 +12,7 @@
 #include "backends/vulkan/device_buffers.h"
 #include "backends/vulkan/dispatch_checks.h"
 #include "backends/vulkan/dispatch_run.h"
+#include "backends/vulkan/mutants/mutant.h"
 #include "backends/vulkan/pipeline_cache.h"
 #include "backends/vulkan/vulkan_device.h"
 #include "spec/validate/validator.h"
@@ -177,12 +178,13 @@ DispatchOutcome VulkanBackend::dispatch(const CompiledProgram& compiled, const B
                                 : 0.0;
   state_->pipelines_built += built ? 1 : 0;
 
-  const DispatchRequest request{**pipeline,
-                                iface,
-                                inputs,
-                                grid,
-                                state_->options.force_staging || !instance.unified_memory(),
-                                state_->options.fence_timeout};
+  const DispatchRequest request{
+      **pipeline,
+      iface,
+      inputs,
+      grid,
+      state_->options.force_staging || !instance.unified_memory() || mutant_forces_staging(),
+      state_->options.fence_timeout};
   DispatchOutcome outcome = run_dispatch(**device, *state_->buffers, request);
   outcome.timing.setup_ms = setup_ms;
   state_->recover(outcome.status);
@@ -229,7 +231,8 @@ BatchOutcome VulkanBackend::dispatch_runs(const CompiledProgram& compiled, const
   const double setup_ms = built ? ms_since(setup_start) : 0.0;
   state_->pipelines_built += built ? 1 : 0;
 
-  const bool staged = state_->options.force_staging || !instance.unified_memory();
+  const bool staged =
+      state_->options.force_staging || !instance.unified_memory() || mutant_forces_staging();
   const BatchRequest request{
       **pipeline,
       **compare,

@@ -10,6 +10,8 @@
 #include <span>
 #include <vector>
 
+#include "certify/report/report_mutation.h"
+
 namespace vyre::certify {
 namespace {
 
@@ -136,7 +138,8 @@ nlohmann::json report_to_json(const Report& r) {
                       {"levels", levels},
                       {"cases", cases},
                       {"certified", r.certified},
-                      {"reason", r.reason}};
+                      {"reason", r.reason},
+                      {"mutation_score", mutation_score_json()}};
   if (r.random_programs) j["random_programs"] = random_programs_to_json(*r.random_programs);
   return j;
 }

@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "certify/report/report_mutation.h"
 #include "certify/report/report_text.h"
 #include "certify/report/report_writers.h"
 
@@ -33,7 +34,8 @@ std::string report_markdown(const Report& r) {
   out << "| started (UTC) | " << r.started_utc << " |\n";
   out << "| seed / runs per case | " << r.seed << " / " << r.runs << " |\n";
   if (!r.filter.empty()) out << "| filter | " << markdown_text(r.filter) << " |\n";
-  out << "| wall time | " << ms(r.wall_us) << " ms |\n\n";
+  out << "| wall time | " << ms(r.wall_us) << " ms |\n";
+  out << "| suite strength | " << mutation_score_line() << " |\n\n";
 
   out << "## Levels\n\n| level | covers | cases | passed | failed | not supported | certified |\n"
       << "|---|---|---|---|---|---|---|\n";

@@ -86,6 +86,14 @@ constexpr Field kRandomProgramFields[] = {{"generated", Type::Unsigned},
                                           {"discarded", Type::Unsigned},
                                           {"programs", Type::Unsigned},
                                           {"coverage", Type::Object, false, kCoverageFields}};
+/// "mutation_score" (report_mutation.h): the suite's recorded mutation score.
+constexpr Field kSurvivingMutantFields[] = {{"name", Type::String}, {"reason", Type::String}};
+constexpr Field kMutationScoreFields[] = {
+    {"catalogue", Type::String}, {"catalogue_version", Type::Unsigned},
+    {"device", Type::String},    {"level", Type::String},
+    {"runs", Type::Unsigned},    {"mutants", Type::Unsigned},
+    {"killed", Type::Unsigned},  {"surviving", Type::ObjectArray, false, kSurvivingMutantFields},
+    {"summary", Type::String}};
 constexpr Field kRunTimingFields[] = {{"wall", Type::Unsigned}, {"phases", Type::UnsignedMap}};
 /// The report without its certificate (verify_certificate checks that).
 constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
@@ -103,7 +111,9 @@ constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
                                    {"cases", Type::ObjectArray, false, kCaseFields},
                                    {"random_programs", Type::Object, true, kRandomProgramFields},
                                    {"certified", Type::Boolean},
-                                   {"reason", Type::String}};
+                                   {"reason", Type::String},
+                                   // Optional: reports written before it was recorded lack it.
+                                   {"mutation_score", Type::Object, true, kMutationScoreFields}};
 
 bool is_unsigned(const nlohmann::json& v) {
   // Parsed text gives number_unsigned; values built in memory may be signed.

@@ -105,8 +105,14 @@ vyre_status dispatch(vyre_plugin_instance* instance, vyre_plugin_program* progra
       buffers[inputs[i].name].assign(inputs[i].data, inputs[i].data + inputs[i].size);
     }
     auto run_start = std::chrono::steady_clock::now();
-    auto ran = vyre::reference::run(program->program, buffers,
-                                    vyre::Grid{{grid[0], grid[1], grid[2]}}, instance->options);
+    vyre::Grid workgroups{{grid[0], grid[1], grid[2]}};
+#ifdef VYRE_EXAMPLE_SEEDED_BUG
+    // The seeded bug of the test-only vyre_example_plugin_seeded (PLUGINS.md,
+    // "Measuring the suite against your own bugs"): the z axis of the grid is
+    // dropped, as a port that forgets a dimension would.
+    workgroups.workgroups[2] = 1;
+#endif
+    auto ran = vyre::reference::run(program->program, buffers, workgroups, instance->options);
     auto run_end = std::chrono::steady_clock::now();
     if (!ran) {
       write_message(message, capacity, ran.error().message);

@@ -192,10 +192,24 @@ TestCase bytes_buffers_have_a_length_only() {
                    {{"out", to_bytes({0, 1, 1, 2, 3})}});
 }
 
+TestCase bytes_read_write_round_trip() {
+  // A read_write Bytes buffer of 7 bytes, which the program never touches:
+  // it comes back byte for byte, its partial last word included (S1, S5).
+  Program p{{storage("blob", 0, BufferAccess::ReadWrite, DataType::Bytes),
+             storage("out", 1, BufferAccess::ReadWrite)},
+            {1, 1, 1},
+            {store("out", u32(0), buflen("blob"))}};
+  const ByteBuffer blob{0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6, 0x07};
+  return make_case("exec/bytes_read_write_round_trip", std::move(p), Grid{},
+                   {{"blob", blob}, {"out", zero_words(1)}},
+                   {{"blob", blob}, {"out", to_bytes({2})}});
+}
+
 }  // namespace
 
 std::vector<TestCase> control_and_value_cases() {
-  return {loop_bounds_evaluated_once(),
+  return {bytes_read_write_round_trip(),
+          loop_bounds_evaluated_once(),
           zero_trip_and_edge_loops(),
           loop_iterations_have_fresh_scopes(),
           return_ends_the_invocation(),

@@ -160,6 +160,42 @@ TestCase off_by_one_workgroup() {
                     {"probe", to_bytes({0x77, 0, 0, 0x78, 0, 0})}});
 }
 
+TestCase store_past_workgroup_buffer_spares_its_neighbour() {
+  // Two 4-element workgroup buffers, likely laid out side by side: a store at
+  // index len of either must be dropped (S5), not land in the other one.
+  Program p{{workgroup("a", DataType::U32, 4), workgroup("b", DataType::U32, 4),
+             storage("out", 0, BufferAccess::ReadWrite)},
+            {1, 1, 1},
+            {store("a", buflen("a"), u32(0x55)), store("b", buflen("b"), u32(0x66)), barrier(),
+             loop("k", u32(0), u32(4),
+                  {store("out", var("k"), load("a", var("k"))),
+                   store("out", add(var("k"), u32(4)), load("b", var("k")))})}};
+  // Both buffers start zeroed and both stores are out of bounds: all zero.
+  return make_case("exec/S11/store_past_workgroup_buffer", std::move(p), Grid{},
+                   {{"out", to_bytes({9, 9, 9, 9, 9, 9, 9, 9})}}, {{"out", zero_words(8)}});
+}
+
+TestCase workgroup_memory_zeroed_past_the_invocations() {
+  // 16 workgroup elements, 2 invocations a workgroup, 8 workgroups: the
+  // zeroing at entry must cover elements 2-15 too, though no invocation owns
+  // them. Lane 0 sums all 16 before anyone writes; then every lane dirties
+  // its half, which a later workgroup reusing the memory must not see.
+  const ExprPtr lane = local_id(0);
+  Program p{{workgroup("s", DataType::U32, 16), storage("out", 0, BufferAccess::ReadWrite)},
+            {2, 1, 1},
+            {if_(eq(lane, u32(0)),
+                 {let("sum", u32(0)),
+                  loop("k", u32(0), u32(16), {assign("sum", add(var("sum"), load("s", var("k"))))}),
+                  store("out", workgroup_id(0), var("sum"))}),
+             barrier(),
+             loop("k", u32(0), u32(8),
+                  {store("s", add(mul(var("k"), u32(2)), lane), add(workgroup_id(0), u32(1)))})}};
+  // Every workgroup starts from zeros: every sum is 0.
+  return make_case("exec/S9/workgroup_memory_zeroed_past_invocations", std::move(p),
+                   Grid{{8, 1, 1}}, {{"out", to_bytes({9, 9, 9, 9, 9, 9, 9, 9})}},
+                   {{"out", zero_words(8)}});
+}
+
 TestCase barrier_under_workgroup_uniform_divergence() {
   // Control diverges, but never splits a workgroup at a barrier (S6), so the
   // validator accepts it (V010 is about uniformity within a workgroup):
@@ -190,12 +226,14 @@ TestCase barrier_under_workgroup_uniform_divergence() {
 }  // namespace
 
 std::vector<TestCase> off_by_one_cases() {
-  return {off_by_one_storage(), off_by_one_atomics(), off_by_one_uniform(), off_by_one_workgroup()};
+  return {off_by_one_storage(), off_by_one_atomics(), off_by_one_uniform(), off_by_one_workgroup(),
+          store_past_workgroup_buffer_spares_its_neighbour()};
 }
 
 std::vector<TestCase> structural_cases() {
   std::vector<TestCase> out = {wide_fan_out(), workgroup_memory_contention_and_uniqueness(),
-                               atomic_contention(), barrier_under_workgroup_uniform_divergence()};
+                               atomic_contention(), barrier_under_workgroup_uniform_divergence(),
+                               workgroup_memory_zeroed_past_the_invocations()};
   for (TestCase& c : off_by_one_cases()) out.push_back(std::move(c));
   return out;
 }

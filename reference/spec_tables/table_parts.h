@@ -11,8 +11,10 @@ namespace vyre::reference {
 std::vector<TestCase> operator_cases();
 /// Cast cells (cast_cases.cc).
 std::vector<TestCase> cast_cases();
+std::vector<TestCase> literal_cases();
 /// Ids, barriers, workgroup memory, order of evaluation (execution_cases.cc).
 std::vector<TestCase> execution_cases();
+std::vector<TestCase> order_cases();
 /// Control flow, wide values, special buffers (control_and_value_cases.cc).
 std::vector<TestCase> control_and_value_cases();
 /// Structural archetypes (structural_cases.cc).
