@@ -6,39 +6,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "spec/support/diagnostic_text.h"
+#include "archetypes/dataflow/toml_errors.h"
 
 namespace vyre::dataflow {
 namespace {
 
-/// Builds errors that point into the graph text.
-class Reporter {
- public:
-  explicit Reporter(std::string_view origin) : origin_(origin) {}
-
-  Error at(const toml::source_region& where, const std::string& problem,
-           const std::string& fix) const {
-    Error e;
-    e.loc = {static_cast<uint32_t>(where.begin.line), static_cast<uint32_t>(where.begin.column)};
-    e.message =
-        "dataflow graph " + file_diagnostic(origin_, e.loc, "", problem + ". Fix: " + fix + ".");
-    return e;
-  }
-
- private:
-  std::string origin_;
-};
-
-Result<uint32_t> as_u32(const Reporter& r, const toml::node& node, const std::string& what) {
-  const auto v = node.value_exact<int64_t>();
-  if (!v) return r.at(node.source(), "'" + what + "' must be an integer", "write a whole number");
-  if (*v < 0 || *v > int64_t{UINT32_MAX}) {
-    return r.at(node.source(),
-                "'" + what + "' = " + std::to_string(*v) + " is outside [0, 4294967295]",
-                "use a u32 value");
-  }
-  return static_cast<uint32_t>(*v);
-}
+using Reporter = TomlErrors;
 
 const toml::array* as_array(const toml::node& node) {
   return node.as_array();
@@ -49,7 +22,7 @@ Result<std::vector<uint32_t>> read_nodes(const Reporter& r, const toml::node& no
   if (!arr) return r.at(node.source(), "'nodes' must be an array", "write nodes = [kind id, ...]");
   std::vector<uint32_t> kinds;
   for (size_t i = 0; i < arr->size(); ++i) {
-    auto id = as_u32(r, (*arr)[i], "nodes[" + std::to_string(i) + "]");
+    auto id = r.u32((*arr)[i], "'nodes[" + std::to_string(i) + "]'");
     if (!id) return id.error();
     kinds.push_back(*id);
   }
@@ -73,7 +46,7 @@ Result<std::vector<graph::Edge>> read_edges(const Reporter& r, const toml::node&
     uint32_t ends[2];
     for (size_t k = 0; k < 2; ++k) {
       const std::string end = key + "[" + std::to_string(k) + "]";
-      auto id = as_u32(r, (*pair)[k], end);
+      auto id = r.u32((*pair)[k], "'" + end + "'");
       if (!id) return id.error();
       if (*id >= nodes) {
         return r.at((*pair)[k].source(),
@@ -109,7 +82,7 @@ Result<std::vector<ExpectedFinding>> read_expect(const Reporter& r, const toml::
       if (!into) {
         return r.at(value.source(), "unknown key '" + full + "'", "use source, sink and depth");
       }
-      auto v = as_u32(r, value, full);
+      auto v = r.u32(value, "'" + full + "'");
       if (!v) return v.error();
       *into = *v;
     }
@@ -160,7 +133,7 @@ Result<GraphFile> read(const Reporter& r, const toml::table& root) {
 }  // namespace
 
 Result<GraphFile> parse_graph_file(std::string_view toml_text, std::string_view origin) {
-  const Reporter reporter(origin);
+  const Reporter reporter("dataflow graph", origin);
   try {
     const toml::table root = toml::parse(toml_text, origin);
     return read(reporter, root);

@@ -1,4 +1,6 @@
 #include "archetypes/dataflow/rules_toml.h"
+
+#include "archetypes/dataflow/toml_errors.h"
 #include "spec/support/diagnostic_text.h"
 
 #include <toml++/toml.h>
@@ -9,33 +11,7 @@
 namespace vyre::dataflow {
 namespace {
 
-/// Builds errors that point into the rules text.
-class Reporter {
- public:
-  explicit Reporter(std::string_view origin) : origin_(origin) {}
-
-  Error at(const toml::source_region& where, const std::string& problem,
-           const std::string& fix) const {
-    Error e;
-    e.loc = {static_cast<uint32_t>(where.begin.line), static_cast<uint32_t>(where.begin.column)};
-    e.message =
-        "dataflow rules " + file_diagnostic(origin_, e.loc, "", problem + ". Fix: " + fix + ".");
-    return e;
-  }
-
-  /// A problem of the whole file (a missing key): anchored at 1:1, so every
-  /// error has the same file:line:col form.
-  Error whole(const std::string& problem, const std::string& fix) const {
-    Error e;
-    e.loc = {1, 1};
-    e.message =
-        "dataflow rules " + file_diagnostic(origin_, e.loc, "", problem + ". Fix: " + fix + ".");
-    return e;
-  }
-
- private:
-  std::string origin_;
-};
+using Reporter = TomlErrors;
 
 Result<Ok> only_keys(const Reporter& r, const toml::table& table, std::string_view where,
                      std::initializer_list<std::string_view> allowed) {
@@ -50,16 +26,6 @@ Result<Ok> only_keys(const Reporter& r, const toml::table& table, std::string_vi
                 "use only " + list + " there (see RULES_TOML.md)");
   }
   return Ok{};
-}
-
-Result<uint32_t> as_u32(const Reporter& r, const toml::node& node, const std::string& what) {
-  const auto v = node.value_exact<int64_t>();
-  if (!v) return r.at(node.source(), what + " must be an integer", "write a whole number");
-  if (*v < 0 || *v > int64_t{UINT32_MAX}) {
-    return r.at(node.source(), what + " = " + std::to_string(*v) + " is outside [0, 4294967295]",
-                "use a u32 value");
-  }
-  return static_cast<uint32_t>(*v);
 }
 
 Result<std::vector<std::string>> as_strings(const Reporter& r, const toml::node& node,
@@ -82,7 +48,7 @@ Result<Ok> read_kinds(const Reporter& r, const toml::node& node, Rules& rules) {
   if (!kinds) return r.at(node.source(), "'kinds' must be a table", "write [kinds] name = id");
   std::map<uint32_t, std::string> by_id;
   for (const auto& [key, value] : *kinds) {
-    auto id = as_u32(r, value, "kinds." + std::string(key.str()));
+    auto id = r.u32(value, "kinds." + std::string(key.str()));
     if (!id) return id.error();
     const std::string name(key.str());
     if (auto [it, fresh] = by_id.emplace(*id, name); !fresh) {
@@ -163,7 +129,7 @@ Result<Ok> read_transfer(const Reporter& r, const toml::node& node, Rules& rules
   }
   for (const auto& [key, value] : *transfer) {
     if (key.str() == "function") continue;
-    auto v = as_u32(r, value, "transfer." + std::string(key.str()));
+    auto v = r.u32(value, "transfer." + std::string(key.str()));
     if (!v) return v.error();
     const TransferParams one = {{std::string(key.str()), *v}};
     if (auto t = make_transfer(rules.transfer_function, one); !t) {
@@ -192,7 +158,7 @@ Result<Rules> read(const Reporter& r, const toml::table& root) {
   }
   rules.name = *name->value_exact<std::string>();
   if (const toml::node* depth = root.get("max_depth")) {
-    auto d = as_u32(r, *depth, "max_depth");
+    auto d = r.u32(*depth, "max_depth");
     if (!d) return d.error();
     rules.max_depth = *d;
   }
@@ -239,7 +205,7 @@ bool glob_match(std::string_view pattern, std::string_view name) {
 }
 
 Result<Rules> parse_rules(std::string_view toml_text, std::string_view origin) {
-  const Reporter reporter(origin);
+  const Reporter reporter("dataflow rules", origin);
   try {
     const toml::table root = toml::parse(toml_text, origin);
     return read(reporter, root);

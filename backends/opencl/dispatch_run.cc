@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "backends/elapsed_ms.h"
 #include "backends/opencl/buffer_pool.h"
 #include "backends/opencl/dispatch_checks.h"
 
@@ -18,10 +19,6 @@ namespace vyre::opencl {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 /// Completion of one event, set from the driver's callback thread. Shared with
 /// the callback, which may run after a timed-out wait has returned.

@@ -8,27 +8,17 @@
 #include "backends/vulkan/batch_plan.h"
 #include "backends/vulkan/compare_shader.h"
 #include "backends/vulkan/dispatch_checks.h"
+#include "backends/vulkan/memory_barrier.h"
 #include "backends/vulkan/mutants/host_mutants.h"
 
 namespace vyre::vulkan {
 namespace {
 
-/// Bytes of one run's control words (two words, padded like any small buffer).
-constexpr VkDeviceSize kControlBytes = 16;
 /// Most workgroups of one comparison (any device takes 65535 on x).
 constexpr uint32_t kMaxCompareWorkgroups = 65535;
 
 VkDeviceSize align_up(VkDeviceSize value, VkDeviceSize alignment) {
   return (value + alignment - 1) / alignment * alignment;
-}
-
-void memory_barrier(const VulkanApi& vk, VkCommandBuffer cmd, VkPipelineStageFlags src_stage,
-                    VkAccessFlags src, VkPipelineStageFlags dst_stage, VkAccessFlags dst) {
-  VkMemoryBarrier barrier{};
-  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-  barrier.srcAccessMask = src;
-  barrier.dstAccessMask = dst;
-  vk.vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
 /// The host bytes, then zeros up to `size`.
@@ -41,7 +31,7 @@ void fill(uint8_t* dst, VkDeviceSize size, const ByteBuffer& bytes, BufferAccess
 /// One bound buffer of the batch. A read-only or uniform buffer has one
 /// resident copy all runs read; a read_write buffer has a pristine copy of
 /// its initial bytes and one region per slot that a run writes.
-struct Binding {
+struct BatchBinding {
   const BoundBuffer* decl = nullptr;
   const ByteBuffer* bytes = nullptr;
   VkDeviceSize size = 0;  ///< Bound bytes (whole words, at least 16).
@@ -109,7 +99,7 @@ class Batch {
         std::max<VkDeviceSize>(device_.instance().limits().min_storage_buffer_offset_alignment, 4);
     VkDeviceSize per_run = 0;
     for (const BoundBuffer& b : request_.iface.buffers) {
-      Binding binding;
+      BatchBinding binding;
       binding.decl = &b;
       binding.bytes = &request_.inputs.at(b.name);
       binding.size = bound_buffer_bytes(binding.bytes->size());
@@ -121,7 +111,7 @@ class Batch {
       }
       bindings_.push_back(binding);
     }
-    control_stride_ = align_up(kControlBytes, alignment);
+    control_stride_ = align_up(kControlBufferBytes, alignment);
     if (request_.iface.has_control_buffer) per_run += control_stride_;
     plan_ = plan_batch(request_.options, per_run, request_.slot_budget_bytes);
     return true;
@@ -130,7 +120,7 @@ class Batch {
   bool allocate() {
     const MemoryPlace place = request_.staged ? MemoryPlace::DeviceLocal : MemoryPlace::HostVisible;
     VkDeviceSize staging_bytes = 0;
-    for (Binding& b : bindings_) {
+    for (BatchBinding& b : bindings_) {
       Result<DeviceBuffer*> resident = buffers_.create(b.size, place);
       if (!resident.ok()) return fail(resident.error());
       b.resident = *resident;
@@ -141,7 +131,7 @@ class Batch {
       if (!slots.ok()) return fail(slots.error());
       b.slots = *slots;
     }
-    for (Binding& b : bindings_) {
+    for (BatchBinding& b : bindings_) {
       if (!b.output) continue;
       b.readback_offset = staging_bytes;
       staging_bytes += b.size;
@@ -159,19 +149,20 @@ class Batch {
       flags_ = *flags;
     }
     if (!request_.staged) {
-      for (const Binding& b : bindings_) fill(b.resident->mapped, b.size, *b.bytes, b.decl->access);
+      for (const BatchBinding& b : bindings_)
+        fill(b.resident->mapped, b.size, *b.bytes, b.decl->access);
       return true;
     }
     if (staging_bytes == 0) return true;
     Result<DeviceBuffer*> staging = buffers_.create(staging_bytes, MemoryPlace::Staging);
     if (!staging.ok()) return fail(staging.error());
     staging_ = *staging;
-    for (const Binding& b : bindings_)
+    for (const BatchBinding& b : bindings_)
       fill(staging_->mapped + b.upload_offset, b.size, *b.bytes, b.decl->access);
     return true;
   }
 
-  VkDescriptorBufferInfo binding_info(const Binding& b, uint32_t slot) const {
+  VkDescriptorBufferInfo binding_info(const BatchBinding& b, uint32_t slot) const {
     const DeviceLimits& limits = device_.instance().limits();
     const bool uniform = b.decl->access == BufferAccess::Uniform;
     const VkDeviceSize range =
@@ -191,7 +182,7 @@ class Batch {
     const Pipeline& compare = request_.compare;
     uint32_t storage = request_.iface.has_control_buffer ? 1 : 0;
     uint32_t uniform = 0;
-    for (const Binding& b : bindings_)
+    for (const BatchBinding& b : bindings_)
       ++(b.decl->access == BufferAccess::Uniform ? uniform : storage);
     const uint32_t program_sets = program.set_layout != VK_NULL_HANDLE ? plan_.slots : 0;
     const uint32_t compare_sets = compares_on_device() ? (plan_.slots - 1) * outputs_ : 0;
@@ -253,12 +244,12 @@ class Batch {
       if (control_ != nullptr) {
         write(program_sets_[slot], request_.iface.control_binding(),
               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-              {control_->buffer, control_stride_ * slot, kControlBytes});
+              {control_->buffer, control_stride_ * slot, kControlBufferBytes});
       }
     }
     size_t next = 0;
     for (uint32_t slot = 1; compares_on_device() && slot < plan_.slots; ++slot) {
-      for (const Binding& b : bindings_) {
+      for (const BatchBinding& b : bindings_) {
         if (!b.output) continue;
         const VkDescriptorSet set = compare_sets_[next++];
         const VkDeviceSize range =
@@ -280,7 +271,7 @@ class Batch {
     if (!begun.ok()) return fail(begun.error());
     const VkCommandBuffer cmd = *begun;
     if (first == 0 && staging_ != nullptr) {
-      for (const Binding& b : bindings_) {
+      for (const BatchBinding& b : bindings_) {
         if (mutant_active(Mutant::StagingUploadSkipsUniform) &&
             b.decl->access == BufferAccess::Uniform)
           continue;
@@ -340,7 +331,7 @@ class Batch {
       std::memcpy(&flag, flags_->mapped + 4 * (slot - 1), 4);
       return flag != 0;
     }
-    for (const Binding& b : bindings_) {
+    for (const BatchBinding& b : bindings_) {
       if (!b.output || b.bytes->empty()) continue;
       if (std::memcmp(b.slots->mapped + b.stride * slot, b.slots->mapped, b.bytes->size()) != 0) {
         return true;
@@ -354,7 +345,7 @@ class Batch {
     // One copy command per output, one region per run: on lavapipe each
     // command costs microseconds, as much as a small run.
     std::vector<VkBufferCopy> regions;
-    for (const Binding& b : bindings_) {
+    for (const BatchBinding& b : bindings_) {
       if (!b.output) continue;
       regions.clear();
       for (uint32_t run = first; run < end; ++run) {
@@ -382,7 +373,7 @@ class Batch {
     const ShaderInterface& iface = request_.iface;
     vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
     std::vector<uint32_t> counts;
-    for (const Binding& b : bindings_) {
+    for (const BatchBinding& b : bindings_) {
       // Fits a u32: exceeded_limit caps host bytes at the device's range, a u32.
       counts.push_back(static_cast<uint32_t>(
           host_element_count(b.decl->element, counted_bytes(b.bytes->size(), b.size))));
@@ -413,7 +404,7 @@ class Batch {
 
   /// Test only: flips word 0 of the first output of `slot` after its run.
   void record_perturbation(VkCommandBuffer cmd, uint32_t slot) {
-    for (const Binding& b : bindings_) {
+    for (const BatchBinding& b : bindings_) {
       if (!b.output) continue;
       memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                      VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
@@ -430,7 +421,7 @@ class Batch {
     for (uint32_t run = std::max<uint32_t>(first, 1); run < end; ++run) {
       const uint32_t slot = slot_of(run);
       uint32_t output = 0;
-      for (const Binding& b : bindings_) {
+      for (const BatchBinding& b : bindings_) {
         if (!b.output) continue;
         const VkDescriptorSet set = compare_sets_[(slot - 1) * outputs_ + output++];
         const uint64_t host_bytes = b.bytes->size();
@@ -452,7 +443,7 @@ class Batch {
 
   /// Staged path: copies `slot`'s outputs into the staging buffer.
   void record_readback(VkCommandBuffer cmd, uint32_t slot) {
-    for (const Binding& b : bindings_) {
+    for (const BatchBinding& b : bindings_) {
       if (!b.output) continue;
       const VkDeviceSize to = mutant_active(Mutant::StagingReadbackFirstRegion)
                                   ? bindings_.front().readback_offset
@@ -476,7 +467,7 @@ class Batch {
   /// (read_back_slot or the first submission put them there).
   BufferSet outputs_in(uint32_t slot) const {
     BufferSet outputs;
-    for (const Binding& b : bindings_) {
+    for (const BatchBinding& b : bindings_) {
       if (!b.output) continue;
       const uint8_t* src = staging_ != nullptr ? staging_->mapped + b.readback_offset
                                                : b.slots->mapped + b.stride * slot;
@@ -517,7 +508,7 @@ class Batch {
   BatchOutcome outcome_;
   BatchPlan plan_;
   uint32_t outputs_ = 0;  ///< read_write bindings.
-  std::vector<Binding> bindings_;
+  std::vector<BatchBinding> bindings_;
   VkDeviceSize control_stride_ = 0;
   DeviceBuffer* control_ = nullptr;
   DeviceBuffer* flags_ = nullptr;

@@ -4,29 +4,15 @@
 #include <cstring>
 #include <vector>
 
+#include "backends/elapsed_ms.h"
 #include "backends/vulkan/dispatch_checks.h"
+#include "backends/vulkan/memory_barrier.h"
 #include "backends/vulkan/mutants/host_mutants.h"
 
 namespace vyre::vulkan {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-/// Bytes of the control buffer (two words, padded like any small buffer).
-constexpr VkDeviceSize kControlBytes = 16;
-
-void memory_barrier(const VulkanApi& vk, VkCommandBuffer cmd, VkPipelineStageFlags src_stage,
-                    VkAccessFlags src, VkPipelineStageFlags dst_stage, VkAccessFlags dst) {
-  VkMemoryBarrier barrier{};
-  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-  barrier.srcAccessMask = src;
-  barrier.dstAccessMask = dst;
-  vk.vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
 
 /// One bound buffer of the run: its host bytes, the bytes it takes on the
 /// device, where the shader reads it and, when staged, its staging region.
@@ -103,10 +89,11 @@ class Run {
       bindings_.push_back(binding);
     }
     if (iface.has_control_buffer) {
-      Result<DeviceBuffer*> control = buffers_.create(kControlBytes, MemoryPlace::HostVisible);
+      Result<DeviceBuffer*> control =
+          buffers_.create(kControlBufferBytes, MemoryPlace::HostVisible);
       if (!control.ok()) return fail(control.error());
       control_ = *control;
-      std::memset(control_->mapped, 0, kControlBytes);
+      std::memset(control_->mapped, 0, kControlBufferBytes);
     }
     if (!request_.staged) {
       for (const Binding& b : bindings_) fill(b.device->mapped, b.size, *b.bytes, b.access);
@@ -162,7 +149,7 @@ class Run {
                                                                : limits.max_storage_buffer_range);
       infos.push_back({bindings_[i].device->buffer, 0, uniform ? uniform_range(range) : range});
     }
-    if (control_ != nullptr) infos.push_back({control_->buffer, 0, kControlBytes});
+    if (control_ != nullptr) infos.push_back({control_->buffer, 0, kControlBufferBytes});
     std::vector<VkWriteDescriptorSet> writes;
     for (uint32_t i = 0; i < infos.size(); ++i) {
       VkWriteDescriptorSet w{};

@@ -32,6 +32,10 @@ struct BoundBuffer {
 /// of two words the shader sets to 1: word 0 when an invocation runs out of
 /// its loop iteration budget, word 1 when a loop ended before its bound
 /// without a Return (a driver cutting loops short, as lavapipe does).
+/// Bytes the host allocates for one control buffer: its two words, padded
+/// like any small buffer.
+inline constexpr uint64_t kControlBufferBytes = 16;
+
 struct ShaderInterface {
   std::vector<BoundBuffer> buffers;
   bool has_control_buffer = false;

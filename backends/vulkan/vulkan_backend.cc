@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "backends/elapsed_ms.h"
 #include "backends/vulkan/batch_run.h"
 #include "backends/vulkan/bounded_lowering.h"
 #include "backends/vulkan/compare_shader.h"
@@ -26,11 +27,6 @@ constexpr size_t kPipelineCacheCapacity = 128;
 constexpr VkDeviceSize kBufferPoolBytes = VkDeviceSize{256} << 20;
 
 std::atomic<uint64_t> next_program_id{1};
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 }  // namespace
 
