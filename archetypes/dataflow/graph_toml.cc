@@ -97,7 +97,7 @@ Result<std::vector<ExpectedFinding>> read_expect(const Reporter& r, const toml::
   return out;
 }
 
-Result<GraphFile> read(const Reporter& r, const toml::table& root) {
+Result<GraphFile> read_graph(const Reporter& r, const toml::table& root) {
   for (const auto& [key, value] : root) {
     const std::string_view k = key.str();
     if (k != "nodes" && k != "edges" && k != "expect") {
@@ -136,7 +136,7 @@ Result<GraphFile> parse_graph_file(std::string_view toml_text, std::string_view 
   const Reporter reporter("dataflow graph", origin);
   try {
     const toml::table root = toml::parse(toml_text, origin);
-    return read(reporter, root);
+    return read_graph(reporter, root);
   } catch (const toml::parse_error& e) {
     return reporter.at(e.source(), "malformed TOML: " + std::string(e.description()),
                        "correct the syntax at that position");

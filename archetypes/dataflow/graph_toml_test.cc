@@ -18,7 +18,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-void expect_error(std::string_view text, const std::string& key, uint32_t line) {
+void expect_graph_error(std::string_view text, const std::string& key, uint32_t line) {
   auto r = parse_graph_file(text, "g.toml");
   ASSERT_FALSE(r.ok()) << "expected an error about " << key;
   EXPECT_EQ(r.error().loc.line, line) << r.error().message;
@@ -43,14 +43,14 @@ TEST(GraphToml, ParsesNodesEdgesAndExpect) {
 }
 
 TEST(GraphToml, ErrorsNameTheKeyAndPosition) {
-  expect_error("nodes = [0]\nedges = [[0, 0]\n", "malformed TOML", 2);
-  expect_error("edges = []\n", "missing key 'nodes'", 1);
-  expect_error("nodes = [0]\ncolour = 1\n", "unknown key 'colour'", 2);
-  expect_error("nodes = [0, -1]\n", "'nodes[1]'", 1);
-  expect_error("nodes = [0, 1]\nedges = [[0, 1],\n  [1, 2]]\n", "'edges[1][1]'", 3);
-  expect_error("nodes = [0, 1]\nedges = [[0]]\n", "'edges[0]' must be a pair", 2);
-  expect_error("nodes = [0]\n[[expect]]\nsource = 0\nsnk = 0\n", "'expect[0].snk'", 4);
-  expect_error("nodes = [0]\n[[expect]]\nsource = 0\nsink = 0\n", "lacks 'depth'", 2);
+  expect_graph_error("nodes = [0]\nedges = [[0, 0]\n", "malformed TOML", 2);
+  expect_graph_error("edges = []\n", "missing key 'nodes'", 1);
+  expect_graph_error("nodes = [0]\ncolour = 1\n", "unknown key 'colour'", 2);
+  expect_graph_error("nodes = [0, -1]\n", "'nodes[1]'", 1);
+  expect_graph_error("nodes = [0, 1]\nedges = [[0, 1],\n  [1, 2]]\n", "'edges[1][1]'", 3);
+  expect_graph_error("nodes = [0, 1]\nedges = [[0]]\n", "'edges[0]' must be a pair", 2);
+  expect_graph_error("nodes = [0]\n[[expect]]\nsource = 0\nsnk = 0\n", "'expect[0].snk'", 4);
+  expect_graph_error("nodes = [0]\n[[expect]]\nsource = 0\nsink = 0\n", "lacks 'depth'", 2);
 }
 
 // The archetypes labelled through rules/bfs_labels.toml must be exactly the

@@ -140,7 +140,7 @@ Result<Ok> read_transfer(const Reporter& r, const toml::node& node, Rules& rules
   return Ok{};
 }
 
-Result<Rules> read(const Reporter& r, const toml::table& root) {
+Result<Rules> read_rules(const Reporter& r, const toml::table& root) {
   if (auto ok = only_keys(r, root, "the top level",
                           {"schema", "name", "max_depth", "kinds", "roles", "transfer"});
       !ok) {
@@ -208,7 +208,7 @@ Result<Rules> parse_rules(std::string_view toml_text, std::string_view origin) {
   const Reporter reporter("dataflow rules", origin);
   try {
     const toml::table root = toml::parse(toml_text, origin);
-    return read(reporter, root);
+    return read_rules(reporter, root);
   } catch (const toml::parse_error& e) {
     return reporter.at(e.source(), "malformed TOML: " + std::string(e.description()),
                        "correct the syntax at that position");
