@@ -13,6 +13,7 @@
 
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
+#include "certify/cli/output_folder.h"
 #include "certify/report/report_files.h"
 #include "certify/run/certification_run.h"
 #include "certify/suite/catalog.h"
@@ -119,17 +120,10 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
   return std::nullopt;
 }
 
-/// Fails early, before any case runs, when reports could not be written.
-std::optional<std::string> check_writable(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return "cannot create output folder " + dir + ": " + ec.message();
-  // A fresh, uniquely named file: never one of the user's.
-  std::string probe = (std::filesystem::path(dir) / ".vyre-certify-write-test-XXXXXX").string();
-  const int fd = ::mkstemp(probe.data());
-  if (fd < 0) return "output folder " + dir + " is not writable";
-  ::close(fd);
-  std::filesystem::remove(probe, ec);
+/// Fails early, before any case runs, when reports could not be written;
+/// clears the repros an earlier run left there.
+std::optional<std::string> prepare_out_dir(const std::string& dir) {
+  if (auto problem = check_writable(dir)) return problem;
   if (auto cleared = certify::clear_old_repros(dir); !cleared) return cleared.error().message;
   return std::nullopt;
 }
@@ -173,7 +167,7 @@ int cmd_certify(std::span<const std::string> args) {
     return usage_error("--filter `" + a.run.filter + "` matches no case at or below " +
                        std::string(certify::name_of(a.run.level)));
   }
-  if (auto error = check_writable(a.run.out_dir)) return usage_error(*error);
+  if (auto error = prepare_out_dir(a.run.out_dir)) return usage_error(*error);
 
   std::fprintf(stderr, "vyre-certify: %zu cases on `%s` (%s), level %s, %u runs each\n",
                chosen.size(), a.run.backend.c_str(), caps.device_name.c_str(),

@@ -11,6 +11,7 @@
 
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
+#include "certify/cli/output_folder.h"
 #include "certify/run/fuzz_hunt.h"
 
 namespace vyre::cli {
@@ -77,19 +78,6 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
   }
   if (auto problem = check_backend_choice(out.backend)) return problem;
   out.hunt.backend_name = out.backend.backend;
-  return std::nullopt;
-}
-
-/// Fails before anything runs when findings could not be written.
-std::optional<std::string> check_writable(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return "cannot create output folder " + dir + ": " + ec.message();
-  std::string probe = (std::filesystem::path(dir) / ".vyre-certify-write-test-XXXXXX").string();
-  const int fd = ::mkstemp(probe.data());
-  if (fd < 0) return "output folder " + dir + " is not writable";
-  ::close(fd);
-  std::filesystem::remove(probe, ec);
   return std::nullopt;
 }
 
