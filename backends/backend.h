@@ -88,6 +88,9 @@ struct DispatchOutcome {
   DispatchTiming timing;
 };
 
+/// Most differing runs whose bytes a BatchOutcome carries by default.
+inline constexpr uint32_t kMaxReportedDifferingRuns = 4;
+
 /// How dispatch_runs spreads its runs.
 struct BatchOptions {
   /// Independent runs of the dispatch (at least 1).
@@ -97,10 +100,12 @@ struct BatchOptions {
   /// still exercised; clamped to [1, runs]. A backend may use more (to bound
   /// memory), never fewer.
   uint32_t submissions = 1;
+  /// Most runs differing from run 0 whose bytes come back in `differing`
+  /// (the rest are only counted). A few show a byte-compared case's
+  /// nondeterminism; a case judged canonically (graph.bfs findings, whose
+  /// raw order may differ between correct runs) needs every one.
+  uint32_t reported_differing = kMaxReportedDifferingRuns;
 };
-
-/// Most differing runs whose bytes a BatchOutcome carries.
-inline constexpr size_t kMaxReportedDifferingRuns = 4;
 
 /// A run whose outputs differ from run 0's.
 struct DifferingRun {
@@ -128,8 +133,8 @@ struct BatchOutcome {
   uint32_t failed_run = 0;
   /// Run 0's read_write buffers, when status is Ok.
   BufferSet first_outputs;
-  /// The first kMaxReportedDifferingRuns runs whose outputs differ from run
-  /// 0's, by increasing run index, with their bytes.
+  /// The first BatchOptions::reported_differing runs whose outputs differ
+  /// from run 0's, by increasing run index, with their bytes.
   std::vector<DifferingRun> differing;
   /// How many runs differ from run 0 in all (may exceed differing.size()).
   uint32_t differing_runs = 0;
@@ -160,11 +165,22 @@ class Backend {
   /// override it to amortise submission and readback.
   virtual BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
                                      const Grid& grid, const BatchOptions& options);
+  /// True when compile() and prepare() may run on several threads at once,
+  /// alongside dispatch() and dispatch_runs() on another: the certifier then
+  /// compiles the cases ahead of the one running, on every host core. False
+  /// by default (a plugin's calls go through one child process).
+  virtual bool compiles_concurrently() const { return false; }
+  /// Builds ahead whatever device objects the first dispatch of `program`
+  /// would build (a pipeline, a kernel), so that the driver's compiler runs
+  /// off the critical path. Best effort: a failure here is left for the
+  /// dispatch to report. The default does nothing.
+  virtual void prepare(const CompiledProgram& program) { (void)program; }
 };
 
 /// Records run `run`'s outputs in `outcome` (the first run's, or a differing
 /// one) while a batch is assembled; shared by dispatch_runs implementations.
-void record_run_outputs(BatchOutcome& outcome, uint32_t run, BufferSet outputs);
+/// Keeps at most `reported` differing runs' bytes (BatchOptions::reported_differing).
+void record_run_outputs(BatchOutcome& outcome, uint32_t run, BufferSet outputs, uint32_t reported);
 
 /// Fills timing.total_ms and per_dispatch_us from the batch's wall time.
 void finish_batch_timing(BatchOutcome& outcome, double total_ms);

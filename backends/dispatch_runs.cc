@@ -7,14 +7,14 @@
 
 namespace vyre {
 
-void record_run_outputs(BatchOutcome& outcome, uint32_t run, BufferSet outputs) {
+void record_run_outputs(BatchOutcome& outcome, uint32_t run, BufferSet outputs, uint32_t reported) {
   if (run == 0) {
     outcome.first_outputs = std::move(outputs);
     return;
   }
   if (outputs == outcome.first_outputs) return;
   ++outcome.differing_runs;
-  if (outcome.differing.size() < kMaxReportedDifferingRuns) {
+  if (outcome.differing.size() < reported) {
     outcome.differing.push_back({run, std::move(outputs)});
   }
 }
@@ -45,7 +45,7 @@ BatchOutcome Backend::dispatch_runs(const CompiledProgram& program, const Buffer
       outcome.first_outputs.clear();
       break;
     }
-    record_run_outputs(outcome, run, std::move(one.outputs));
+    record_run_outputs(outcome, run, std::move(one.outputs), options.reported_differing);
   }
   finish_batch_timing(
       outcome,

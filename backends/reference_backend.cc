@@ -145,8 +145,9 @@ class ReferenceBackend final : public Backend {
     } else {
       outcome.status = Status::Ok;
       const bool parallel = first.timing.execute_ms >= kParallelRunMinMs;
-      record_run_outputs(outcome, 0, std::move(first.outputs));
-      run_rest_in_parallel(compiled, inputs, grid, runs, parallel ? threads() : 1, outcome);
+      record_run_outputs(outcome, 0, std::move(first.outputs), options.reported_differing);
+      run_rest_in_parallel(compiled, inputs, grid, runs, parallel ? threads() : 1,
+                           options.reported_differing, outcome);
     }
     outcome.submissions = outcome.dispatches;
     finish_batch_timing(
@@ -164,12 +165,12 @@ class ReferenceBackend final : public Backend {
   /// differing runs and the lowest-indexed failure, as a serial loop would.
   void run_rest_in_parallel(const CompiledProgram& compiled, const BufferSet& inputs,
                             const Grid& grid, uint32_t runs, uint32_t max_threads,
-                            BatchOutcome& outcome) {
+                            uint32_t reported, BatchOutcome& outcome) {
     if (runs <= 1) return;
     const auto by_run = [](const DifferingRun& a, const DifferingRun& b) { return a.run < b.run; };
     std::atomic<uint32_t> next{1};
     std::mutex mutex;
-    std::vector<DifferingRun> differing;  // The lowest-indexed, at most kMaxReportedDifferingRuns.
+    std::vector<DifferingRun> differing;  // The lowest-indexed, at most `reported`.
     uint32_t differing_runs = 0;
     std::optional<std::pair<uint32_t, DispatchOutcome>> failure;
     const auto worker = [&] {
@@ -184,7 +185,7 @@ class ReferenceBackend final : public Backend {
           ++differing_runs;
           differing.push_back({run, std::move(one.outputs)});
           std::sort(differing.begin(), differing.end(), by_run);
-          if (differing.size() > kMaxReportedDifferingRuns) differing.pop_back();
+          if (differing.size() > reported) differing.pop_back();
         }
       }
     };

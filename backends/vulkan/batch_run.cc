@@ -86,6 +86,7 @@ class Batch {
   }
 
   uint32_t slot_of(uint32_t run) const { return plan_.slot_of(run); }
+  uint32_t reported_differing() const { return request_.options.reported_differing; }
   bool compares() const { return plan_.runs > 1 && outputs_ > 0; }
   /// Runs are compared by the compare shader where outputs sit in device
   /// memory; where the device uses host memory in place (a CPU device), the
@@ -298,7 +299,9 @@ class Batch {
       if (!check_control(run)) return false;
     }
     outcome_.dispatches += end - first;
-    if (first == 0) record_run_outputs(outcome_, 0, returned_outputs(outputs_in(0)));
+    if (first == 0) {
+      record_run_outputs(outcome_, 0, returned_outputs(outputs_in(0)), reported_differing());
+    }
     for (uint32_t run = std::max<uint32_t>(first, 1); compares() && run < end; ++run) {
       // A run whose bytes equal run 0's is never read back; a seeded flaky
       // run is, so its flipped bit shows as the backend would return it.
@@ -310,7 +313,7 @@ class Batch {
       } else if (!differs_from_run_zero(run)) {
         continue;
       }
-      if (outcome_.differing.size() >= kMaxReportedDifferingRuns) {
+      if (outcome_.differing.size() >= reported_differing()) {
         ++outcome_.differing_runs;
         continue;
       }
@@ -318,7 +321,7 @@ class Batch {
         if (!read_back_slot(slot_of(run))) return false;
         outputs = outputs_in(slot_of(run));
       }
-      record_run_outputs(outcome_, run, std::move(outputs));
+      record_run_outputs(outcome_, run, std::move(outputs), reported_differing());
     }
     return true;
   }

@@ -7,65 +7,87 @@
 
 namespace vyre::vulkan {
 
-PipelineCache::PipelineCache(const VulkanDevice& device, size_t capacity)
-    : device_(device), capacity_(capacity) {
+namespace {
+
+/// Destroys what `p` holds on `device` (null handles are skipped), unless
+/// the device was abandoned with work in flight.
+void destroy_pipeline(const VulkanDevice& device, const Pipeline& p) {
+  if (device.abandoned()) return;
+  const VulkanApi& vk = device.api();
+  const VkDevice dev = device.device();
+  if (p.pool != VK_NULL_HANDLE) vk.vkDestroyDescriptorPool(dev, p.pool, nullptr);
+  if (p.pipeline != VK_NULL_HANDLE) vk.vkDestroyPipeline(dev, p.pipeline, nullptr);
+  if (p.layout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(dev, p.layout, nullptr);
+  if (p.set_layout != VK_NULL_HANDLE) vk.vkDestroyDescriptorSetLayout(dev, p.set_layout, nullptr);
+  if (p.module != VK_NULL_HANDLE) vk.vkDestroyShaderModule(dev, p.module, nullptr);
+}
+
+}  // namespace
+
+PipelineCache::PipelineCache(std::shared_ptr<const VulkanDevice> device, size_t capacity)
+    : device_(std::move(device)), capacity_(capacity) {
   VkPipelineCacheCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
   // Optional: without a cache every build compiles from scratch, as before.
-  if (device_.api().vkCreatePipelineCache(device_.device(), &info, nullptr, &driver_cache_) !=
+  if (device_->api().vkCreatePipelineCache(device_->device(), &info, nullptr, &driver_cache_) !=
       VK_SUCCESS) {
     driver_cache_ = VK_NULL_HANDLE;
   }
 }
 
 PipelineCache::~PipelineCache() {
-  if (device_.abandoned()) return;
-  for (const auto& [id, entry] : entries_) destroy(entry.pipeline);
-  if (driver_cache_ != VK_NULL_HANDLE) {
-    device_.api().vkDestroyPipelineCache(device_.device(), driver_cache_, nullptr);
-  }
+  if (device_->abandoned() || driver_cache_ == VK_NULL_HANDLE) return;
+  device_->api().vkDestroyPipelineCache(device_->device(), driver_cache_, nullptr);
 }
 
-Result<const Pipeline*> PipelineCache::get(uint64_t id, const SpirvWords& spirv,
-                                           const ShaderInterface& iface, bool& built) {
-  ++clock_;
+Result<std::shared_ptr<const Pipeline>> PipelineCache::get(uint64_t id, const SpirvWords& spirv,
+                                                           const ShaderInterface& iface,
+                                                           bool& built) {
   built = false;
   // PipelineKeyCollides: a key of too few bits, as a truncated hash would be.
   if (mutant_active(Mutant::PipelineKeyCollides)) id %= 4;
-  if (auto it = entries_.find(id); it != entries_.end()) {
-    it->second.last_use = clock_;
-    return &it->second.pipeline;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = entries_.find(id); it != entries_.end()) {
+      it->second.last_use = ++clock_;
+      return it->second.pipeline;
+    }
   }
+  // The driver's compiler runs outside the lock: other threads' builds and
+  // the run's lookups go on meanwhile.
+  Result<std::shared_ptr<const Pipeline>> pipeline = build(spirv, iface);
+  if (!pipeline.ok()) return pipeline.error();
+  std::lock_guard lock(mutex_);
+  if (auto it = entries_.find(id); it != entries_.end()) {
+    it->second.last_use = ++clock_;
+    return it->second.pipeline;  // Another thread's build won; ours is dropped.
+  }
+  built = true;
   if (entries_.size() >= capacity_) {
     auto oldest = entries_.begin();
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {
       if (it->second.last_use < oldest->second.last_use) oldest = it;
     }
-    destroy(oldest->second.pipeline);
     entries_.erase(oldest);
   }
-  Result<Pipeline> pipeline = build(spirv, iface);
-  if (!pipeline.ok()) return pipeline.error();
-  built = true;
-  Entry& entry = entries_[id];
-  entry.pipeline = *pipeline;
-  entry.last_use = clock_;
-  return &entry.pipeline;
+  entries_[id] = Entry{*pipeline, ++clock_};
+  return *pipeline;
 }
 
-Result<Pipeline> PipelineCache::build(const SpirvWords& spirv, const ShaderInterface& iface) const {
-  const VulkanApi& vk = device_.api();
-  const VkDevice dev = device_.device();
+Result<std::shared_ptr<const Pipeline>> PipelineCache::build(const SpirvWords& spirv,
+                                                             const ShaderInterface& iface) const {
+  const VulkanApi& vk = device_->api();
+  const VkDevice dev = device_->device();
   Pipeline p;
   // Destroys whatever was created when a later step fails.
   struct Cleanup {
-    const PipelineCache* cache;
+    const VulkanDevice& device;
     Pipeline* pipeline;
     bool armed = true;
     ~Cleanup() {
-      if (armed) cache->destroy(*pipeline);
+      if (armed) destroy_pipeline(device, *pipeline);
     }
-  } cleanup{this, &p};
+  } cleanup{*device_, &p};
 
   VkShaderModuleCreateInfo module{};
   module.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
@@ -150,17 +172,13 @@ Result<Pipeline> PipelineCache::build(const SpirvWords& spirv, const ShaderInter
     }
   }
   cleanup.armed = false;
-  return p;
-}
-
-void PipelineCache::destroy(const Pipeline& p) const {
-  const VulkanApi& vk = device_.api();
-  const VkDevice dev = device_.device();
-  if (p.pool != VK_NULL_HANDLE) vk.vkDestroyDescriptorPool(dev, p.pool, nullptr);
-  if (p.pipeline != VK_NULL_HANDLE) vk.vkDestroyPipeline(dev, p.pipeline, nullptr);
-  if (p.layout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(dev, p.layout, nullptr);
-  if (p.set_layout != VK_NULL_HANDLE) vk.vkDestroyDescriptorSetLayout(dev, p.set_layout, nullptr);
-  if (p.module != VK_NULL_HANDLE) vk.vkDestroyShaderModule(dev, p.module, nullptr);
+  // The deleter holds the device: a pipeline outliving the cache (a batch
+  // still using it) is destroyed on a device that still exists.
+  std::shared_ptr<const VulkanDevice> device = device_;
+  return std::shared_ptr<const Pipeline>(new Pipeline(p), [device](const Pipeline* held) {
+    destroy_pipeline(*device, *held);
+    delete held;
+  });
 }
 
 }  // namespace vyre::vulkan

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 
 #include "backends/vulkan/shader_interface.h"
 #include "backends/vulkan/spirv_tools.h"
@@ -26,31 +28,39 @@ struct Pipeline {
 /// evicted past `capacity` (a certification run compiles thousands). Builds go
 /// through one VkPipelineCache, so a driver can reuse its compiled code when an
 /// evicted program, or a program with the same SPIR-V, is built again.
+///
+/// Thread-safe: the certifier's compile workers build pipelines ahead
+/// (Backend::prepare) while the run dispatches. A pipeline is shared: an
+/// entry evicted while a batch uses it lives until that batch lets it go,
+/// and the cache keeps its device alive as long as any of its pipelines.
 class PipelineCache {
  public:
-  PipelineCache(const VulkanDevice& device, size_t capacity);
-  /// Destroys every pipeline, unless the device was abandoned.
+  PipelineCache(std::shared_ptr<const VulkanDevice> device, size_t capacity);
+  /// Destroys the driver cache, unless the device was abandoned (each
+  /// pipeline is destroyed when its last holder lets it go).
   ~PipelineCache();
   PipelineCache(const PipelineCache&) = delete;
   PipelineCache& operator=(const PipelineCache&) = delete;
 
   /// The pipeline of program `id`, built from `spirv` on first use; `built`
   /// says whether this call built it. Errors: the driver rejected the module
-  /// or ran out of memory.
-  Result<const Pipeline*> get(uint64_t id, const SpirvWords& spirv, const ShaderInterface& iface,
-                              bool& built);
+  /// or ran out of memory. Two threads asking for a new id at once may both
+  /// build it; one build is kept.
+  Result<std::shared_ptr<const Pipeline>> get(uint64_t id, const SpirvWords& spirv,
+                                              const ShaderInterface& iface, bool& built);
 
  private:
   struct Entry {
-    Pipeline pipeline;
+    std::shared_ptr<const Pipeline> pipeline;
     uint64_t last_use = 0;
   };
-  Result<Pipeline> build(const SpirvWords& spirv, const ShaderInterface& iface) const;
-  void destroy(const Pipeline& p) const;
+  Result<std::shared_ptr<const Pipeline>> build(const SpirvWords& spirv,
+                                                const ShaderInterface& iface) const;
 
-  const VulkanDevice& device_;
+  std::shared_ptr<const VulkanDevice> device_;
   size_t capacity_;
   VkPipelineCache driver_cache_ = VK_NULL_HANDLE;  ///< Null if the driver refused one.
+  std::mutex mutex_;  ///< Guards entries_ and clock_; builds run outside it.
   std::map<uint64_t, Entry> entries_;
   uint64_t clock_ = 0;
 };

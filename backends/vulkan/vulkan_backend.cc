@@ -3,6 +3,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -33,28 +35,83 @@ std::atomic<uint64_t> next_program_id{1};
 VulkanProgram::VulkanProgram(LoweredProgram lowered)
     : lowered_(std::move(lowered)), id_(next_program_id.fetch_add(1)) {}
 
+/// The device and its pipeline cache, as one caller holds them: shared, so
+/// a compile worker building a pipeline keeps them alive through a recovery
+/// that replaces them.
+struct DeviceHandles {
+  std::shared_ptr<VulkanDevice> device;
+  std::shared_ptr<PipelineCache> pipelines;
+};
+
+// The run's dispatches come from one thread; compile() and prepare() may
+// come from others at the same time (compiles_concurrently), so what they
+// share (the instance, the current device and its pipeline cache) is taken
+// under `mutex`. The buffer pool is the dispatching thread's alone.
 struct VulkanBackend::State {
   BackendOptions options;
+  std::mutex mutex;
   std::unique_ptr<VulkanInstance> instance;
   std::optional<Error> instance_error;  // Sticky: a missing loader or device stays missing.
-  std::unique_ptr<VulkanDevice> device;
-  std::unique_ptr<PipelineCache> pipelines;
+  DeviceHandles current;
   std::unique_ptr<BufferPool> buffers;
   // Devices abandoned with hung work: never destroyed (see VulkanDevice::abandon).
-  std::vector<std::unique_ptr<VulkanDevice>> abandoned;
-  uint64_t pipelines_built = 0;
+  std::vector<std::shared_ptr<VulkanDevice>> abandoned;
+  std::atomic<uint64_t> pipelines_built{0};
   uint64_t devices_created = 0;
   std::optional<uint32_t> perturbed_run;
 
   ~State() {
-    pipelines.reset();
     buffers.reset();
-    device.reset();
+    current = {};
     if (!abandoned.empty() && instance) instance->leak_on_destruction();
   }
 
   /// The instance, created on first use.
   Result<VulkanInstance*> get_instance() {
+    std::lock_guard lock(mutex);
+    return instance_locked();
+  }
+
+  /// The current device, created on first use and after each recovery.
+  Result<DeviceHandles> get_device() {
+    std::lock_guard lock(mutex);
+    Result<VulkanInstance*> inst = instance_locked();
+    if (!inst.ok()) return inst.error();
+    if (!current.device) {
+      Result<std::unique_ptr<VulkanDevice>> created = VulkanDevice::create(**inst);
+      if (!created.ok()) return created.error();
+      current.device = std::move(*created);
+      current.pipelines = std::make_shared<PipelineCache>(current.device, kPipelineCacheCapacity);
+      buffers = std::make_unique<BufferPool>(*current.device, kBufferPoolBytes);
+      ++devices_created;
+    }
+    return current;
+  }
+
+  /// The current device if one is open, for prepare(): building ahead never
+  /// opens a device of its own.
+  std::optional<DeviceHandles> open_device() {
+    std::lock_guard lock(mutex);
+    if (!current.device) return std::nullopt;
+    return current;
+  }
+
+  /// After a hang (the device was abandoned) or a device loss, drop the
+  /// device so that the next dispatch gets a fresh one.
+  void recover(Status status) {
+    std::lock_guard lock(mutex);
+    const bool hung = current.device && current.device->abandoned();
+    if (!current.device || (!hung && status != Status::DeviceLost)) return;
+    buffers.reset();  // Destroys nothing on an abandoned device.
+    if (hung) {
+      abandoned.push_back(current.device);
+      instance->leak_on_destruction();
+    }
+    current = {};
+  }
+
+ private:
+  Result<VulkanInstance*> instance_locked() {
     if (!instance && !instance_error) {
       Result<std::unique_ptr<VulkanInstance>> created = VulkanInstance::create(options.device);
       if (created.ok()) {
@@ -65,35 +122,6 @@ struct VulkanBackend::State {
     }
     if (instance_error) return *instance_error;
     return instance.get();
-  }
-
-  /// The current device, created on first use and after each recovery.
-  Result<VulkanDevice*> get_device() {
-    Result<VulkanInstance*> inst = get_instance();
-    if (!inst.ok()) return inst.error();
-    if (!device) {
-      Result<std::unique_ptr<VulkanDevice>> created = VulkanDevice::create(**inst);
-      if (!created.ok()) return created.error();
-      device = std::move(*created);
-      pipelines = std::make_unique<PipelineCache>(*device, kPipelineCacheCapacity);
-      buffers = std::make_unique<BufferPool>(*device, kBufferPoolBytes);
-      ++devices_created;
-    }
-    return device.get();
-  }
-
-  /// After a hang (the device was abandoned) or a device loss, drop the
-  /// device so that the next dispatch gets a fresh one.
-  void recover(Status status) {
-    const bool hung = device && device->abandoned();
-    if (!device || (!hung && status != Status::DeviceLost)) return;
-    pipelines.reset();  // These two destroy nothing on an abandoned device.
-    buffers.reset();
-    if (hung) {
-      abandoned.push_back(std::move(device));
-      instance->leak_on_destruction();
-    }
-    device.reset();
   }
 };
 
@@ -156,17 +184,17 @@ DispatchOutcome VulkanBackend::dispatch(const CompiledProgram& compiled, const B
   if (Result<Ok> valid = check_inputs(iface, inputs, grid); !valid.ok()) {
     return {Status::Error, valid.error().message, {}, {}};
   }
-  Result<VulkanDevice*> device = state_->get_device();
+  Result<DeviceHandles> device = state_->get_device();
   if (!device.ok()) return {Status::Error, device.error().message, {}, {}};
-  const VulkanInstance& instance = (*device)->instance();
+  const VulkanInstance& instance = device->device->instance();
   if (auto limit = exceeded_limit(iface, inputs, grid, instance.limits())) {
     return {Status::NotSupported, *limit, {}, {}};
   }
 
   const auto setup_start = std::chrono::steady_clock::now();
   bool built = false;
-  Result<const Pipeline*> pipeline =
-      state_->pipelines->get(program->id(), program->lowered().spirv, iface, built);
+  Result<std::shared_ptr<const Pipeline>> pipeline =
+      device->pipelines->get(program->id(), program->lowered().spirv, iface, built);
   if (!pipeline.ok()) return {Status::CompileError, pipeline.error().message, {}, {}};
   const double setup_ms = built ? std::chrono::duration<double, std::milli>(
                                       std::chrono::steady_clock::now() - setup_start)
@@ -181,7 +209,7 @@ DispatchOutcome VulkanBackend::dispatch(const CompiledProgram& compiled, const B
       grid,
       state_->options.force_staging || !instance.unified_memory() || mutant_forces_staging(),
       state_->options.fence_timeout};
-  DispatchOutcome outcome = run_dispatch(**device, *state_->buffers, request);
+  DispatchOutcome outcome = run_dispatch(*device->device, *state_->buffers, request);
   outcome.timing.setup_ms = setup_ms;
   state_->recover(outcome.status);
   return outcome;
@@ -205,24 +233,22 @@ BatchOutcome VulkanBackend::dispatch_runs(const CompiledProgram& compiled, const
   if (Result<Ok> valid = check_inputs(iface, inputs, grid); !valid.ok()) {
     return refuse(Status::Error, valid.error().message);
   }
-  Result<VulkanDevice*> device = state_->get_device();
+  Result<DeviceHandles> device = state_->get_device();
   if (!device.ok()) return refuse(Status::Error, device.error().message);
-  const VulkanInstance& instance = (*device)->instance();
+  const VulkanInstance& instance = device->device->instance();
   if (auto limit = exceeded_limit(iface, inputs, grid, instance.limits())) {
     return refuse(Status::NotSupported, *limit);
   }
   Result<SpirvWords> compare_spirv = compare_shader_spirv();
   if (!compare_spirv.ok()) return refuse(Status::Error, compare_spirv.error().message);
 
-  // The compare pipeline first: getting the program's next cannot evict it,
-  // being the most recently used.
   bool built = false;
-  Result<const Pipeline*> compare =
-      state_->pipelines->get(kComparePipelineId, *compare_spirv, compare_shader_interface(), built);
+  Result<std::shared_ptr<const Pipeline>> compare =
+      device->pipelines->get(kComparePipelineId, *compare_spirv, compare_shader_interface(), built);
   if (!compare.ok()) return refuse(Status::Error, compare.error().message);
   const auto setup_start = std::chrono::steady_clock::now();
-  Result<const Pipeline*> pipeline =
-      state_->pipelines->get(program->id(), program->lowered().spirv, iface, built);
+  Result<std::shared_ptr<const Pipeline>> pipeline =
+      device->pipelines->get(program->id(), program->lowered().spirv, iface, built);
   if (!pipeline.ok()) return refuse(Status::CompileError, pipeline.error().message);
   const double setup_ms = built ? ms_since(setup_start) : 0.0;
   state_->pipelines_built += built ? 1 : 0;
@@ -240,11 +266,23 @@ BatchOutcome VulkanBackend::dispatch_runs(const CompiledProgram& compiled, const
       state_->options.fence_timeout,
       instance.unified_memory() ? kHostBatchSlotBytes : kDeviceBatchSlotBytes,
       state_->perturbed_run};
-  outcome = run_batch(**device, *state_->buffers, request);
+  outcome = run_batch(*device->device, *state_->buffers, request);
   outcome.timing.setup_ms = setup_ms;
   finish_batch_timing(outcome, ms_since(start));
   state_->recover(outcome.status);
   return outcome;
+}
+
+void VulkanBackend::prepare(const CompiledProgram& compiled) {
+  const auto* program = dynamic_cast<const VulkanProgram*>(&compiled);
+  if (program == nullptr) return;
+  std::optional<DeviceHandles> device = state_->open_device();
+  if (!device) return;
+  bool built = false;
+  // A failed build is not kept: the dispatch builds again and reports it.
+  (void)device->pipelines->get(program->id(), program->lowered().spirv, program->lowered().iface,
+                               built);
+  state_->pipelines_built += built ? 1 : 0;
 }
 
 void VulkanBackend::perturb_run_for_testing(std::optional<uint32_t> run) {

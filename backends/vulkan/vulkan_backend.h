@@ -52,6 +52,13 @@ class VulkanBackend final : public Backend {
   BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
                              const Grid& grid, const BatchOptions& options) override;
 
+  /// compile() lowers on the calling thread, and prepare() builds the
+  /// pipeline on the device the dispatches use, under the backend's lock for
+  /// what they share (DESIGN.md "Compiles ahead").
+  bool compiles_concurrently() const override { return true; }
+  /// Builds the pipeline of `program` into the pipeline cache, on the device
+  /// already open (never opening one), so that its first dispatch finds it.
+  void prepare(const CompiledProgram& program) override;
   /// Test only: in later batches, run `run`'s first output is overwritten on
   /// the device after it ran, to check that a differing run is reported.
   void perturb_run_for_testing(std::optional<uint32_t> run);

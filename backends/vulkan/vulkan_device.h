@@ -2,6 +2,7 @@
 // the backend submits to (recreated after a hang or a device loss).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -97,7 +98,8 @@ class VulkanDevice {
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer commands_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
-  bool abandoned_ = false;
+  // Atomic: prepare() reads it on the certifier's compile workers.
+  std::atomic<bool> abandoned_{false};
 };
 
 /// "what failed: VK_ERROR_..." for a Vulkan call that did not return VK_SUCCESS.

@@ -84,6 +84,68 @@ TEST(VulkanRuntime, PipelineIsBuiltOnceAndReused) {
   EXPECT_EQ(backend.devices_created(), 1u);
 }
 
+/// out[i] = in[i] + k, for 64 invocations.
+Program add_constant(uint32_t k) {
+  return {{storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+          {64, 1, 1},
+          {store("out", invocation_id(0), add(load("in", invocation_id(0)), u32(k)))}};
+}
+
+TEST(VulkanRuntime, PrepareBuildsThePipelineAheadOnlyOnAnOpenDevice) {
+  VulkanBackend backend{BackendOptions{}};
+  ASSERT_TRUE(backend.compiles_concurrently());
+  auto early = compile_ok(backend, add_constant(5));
+  ASSERT_TRUE(early);
+  backend.prepare(*early);
+  EXPECT_EQ(backend.pipelines_built(), 0u) << "prepare() must not open a device";
+  expect_add_one_works(backend);
+  EXPECT_EQ(backend.pipelines_built(), 1u);
+
+  auto ahead = compile_ok(backend, add_constant(7));
+  ASSERT_TRUE(ahead);
+  backend.prepare(*ahead);
+  EXPECT_EQ(backend.pipelines_built(), 2u);
+  DispatchOutcome run = backend.dispatch(*ahead, kAddOneInputs, Grid{});
+  ASSERT_EQ(run.status, Status::Ok) << run.message;
+  EXPECT_EQ(run.outputs, (BufferSet{{"out", repeat(41 + 7, 64)}}));
+  EXPECT_EQ(run.timing.setup_ms, 0.0) << "the prepared pipeline was built again";
+  EXPECT_EQ(backend.pipelines_built(), 2u);
+}
+
+TEST(VulkanRuntime, CompilesAndPreparesOnOtherThreadsWhileDispatching) {
+  VulkanBackend backend{BackendOptions{}};
+  expect_add_one_works(backend);  // Opens the device, so prepare() builds.
+  constexpr uint32_t kThreads = 4;
+  constexpr uint32_t kPerThread = 6;
+  std::vector<std::vector<std::shared_ptr<const CompiledProgram>>> programs(kThreads);
+  std::vector<std::thread> workers;
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    workers.emplace_back([&, t] {
+      for (uint32_t i = 0; i < kPerThread; ++i) {
+        CompileOutcome out = backend.compile(add_constant(100 + t * kPerThread + i));
+        if (out.status == Status::Ok && out.program) backend.prepare(*out.program);
+        programs[t].push_back(out.program);
+      }
+    });
+  }
+  // Meanwhile the run's thread keeps dispatching and batching.
+  for (int i = 0; i < 20; ++i) expect_add_one_works(backend);
+  for (std::thread& w : workers) w.join();
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    ASSERT_EQ(programs[t].size(), kPerThread);
+    for (uint32_t i = 0; i < kPerThread; ++i) {
+      ASSERT_TRUE(programs[t][i]);
+      BatchOptions batch;
+      batch.runs = 3;
+      BatchOutcome out = backend.dispatch_runs(*programs[t][i], kAddOneInputs, Grid{}, batch);
+      ASSERT_EQ(out.status, Status::Ok) << out.message;
+      EXPECT_EQ(out.first_outputs, (BufferSet{{"out", repeat(41 + 100 + t * kPerThread + i, 64)}}));
+      EXPECT_TRUE(out.differing.empty());
+    }
+  }
+  EXPECT_EQ(backend.devices_created(), 1u);
+}
+
 TEST(VulkanRuntime, LoopBudgetStopsARunawayProgramAsTimeout) {
   BackendOptions options;
   options.loop_iteration_budget = 10'000;

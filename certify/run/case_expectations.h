@@ -1,9 +1,11 @@
 // What the reference says each run of a case must produce, computed before
-// (and, through the ReferencePool, beside) the backend's runs: every variant
+// (and, through the PreparationPool, beside) the backend's runs: every variant
 // of a single-dispatch case is interpreted once, and a host-driven case runs
 // once on the reference backend.
 #pragma once
 
+#include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,7 +42,9 @@ struct VariantExpectation {
   std::optional<InvalidCase> invalid;
 };
 
-/// Everything the reference contributes to one case.
+/// Everything prepared for one case before its runs: what the reference
+/// says they must produce and, where compiled ahead (preparation_pool.h),
+/// the backend's programs.
 struct CaseExpectations {
   /// Single-dispatch cases: one entry per variant, in order, stopping at the
   /// first invalid one.
@@ -51,6 +55,12 @@ struct CaseExpectations {
   std::optional<InvalidCase> host_invalid;
   /// Time spent in the reference.
   uint64_t reference_us = 0;
+  /// Single-dispatch cases compiled ahead: the backend's compile outcome per
+  /// workgroup size among the variants (prepared too); empty when the run
+  /// compiles them itself.
+  std::map<std::array<uint32_t, 3>, CompileOutcome> compiled;
+  /// Time spent compiling and preparing them, on the worker.
+  uint64_t compile_us = 0;
 };
 
 /// The variants of `d`: its workgroup sizes (1, 64, preferred when

@@ -36,6 +36,7 @@ CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& 
   std::optional<CaseExpectations> own;
   if (!expectations) expectations = &own.emplace(compute_expectations(c, options));
   r.reference_us = expectations->reference_us;
+  r.compile_us = expectations->compile_us;
   if (std::holds_alternative<DispatchCase>(c.body)) {
     run_dispatch_case(backend, *expectations, options, write_repro, r);
   } else {

@@ -44,7 +44,7 @@ using ReproWriter = std::function<std::string(const TestCase&)>;
 /// written through `write_repro`. A failure left without a repro file says
 /// in its message how its inputs are generated and which command reruns it.
 /// `expectations` are the reference's answers for `c` when already computed
-/// (the ReferencePool); null computes them here first.
+/// (the PreparationPool); null computes them here first.
 CaseResult run_case(Backend& backend, const SuiteCase& c, const CaseRunOptions& options,
                     const ReproWriter& write_repro, const CaseExpectations* expectations = nullptr);
 

@@ -9,9 +9,9 @@
 #include "certify/report/report_files.h"
 #include "certify/run/case_runner.h"
 #include "certify/run/failure_reduction.h"
+#include "certify/run/preparation_pool.h"
 #include "certify/run/progress.h"
 #include "certify/run/random_coverage.h"
-#include "certify/run/reference_pool.h"
 
 namespace vyre::certify {
 namespace {
@@ -37,8 +37,19 @@ uint32_t usable_workgroup_size(const Capabilities& device) {
   return size;
 }
 
-/// Cases whose expectations may wait, computed, ahead of the one running.
-constexpr size_t kReferenceLookahead = 16;
+/// Cases that may wait, prepared, ahead of the one running: at least this
+/// many, and two per worker so that every core has work queued.
+constexpr size_t kPreparationLookahead = 16;
+
+/// Splits `waited` (the run's wait on the preparation pool for one case)
+/// between the reference and compile phases in proportion to the workers'
+/// time on that case in each.
+void add_preparation_wait(Report& report, uint64_t waited, const CaseExpectations& e) {
+  const uint64_t worked = e.reference_us + e.compile_us;
+  const uint64_t compile = worked == 0 ? 0 : waited * e.compile_us / worked;
+  report.phase_us["compile"] += compile;
+  report.phase_us["reference"] += waited - compile;
+}
 
 }  // namespace
 
@@ -82,19 +93,22 @@ Report run_certification(Backend& backend, const Capabilities& device,
   run_options.runs = options.runs;
   run_options.preferred_workgroup_size = usable_workgroup_size(device);
   run_options.case_budget = options.case_budget;
-  // The reference works ahead on every host core while the backend runs;
-  // the OS shares the cores when the backend uses them too (lavapipe).
-  ReferencePool references(chosen, run_options, std::max(1u, std::thread::hardware_concurrency()),
-                           kReferenceLookahead);
+  // The reference (and the backend's compiler, when it allows) works ahead on
+  // every host core while the backend runs; the OS shares the cores when the
+  // backend uses them too (lavapipe).
+  const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+  PreparationPool prepared(chosen, run_options,
+                           backend.compiles_concurrently() ? &backend : nullptr, workers,
+                           std::max<size_t>(kPreparationLookahead, 2 * size_t{workers}));
   Progress progress(chosen.size(), options.progress);
   for (size_t i = 0; i < chosen.size(); ++i) {
     progress.start(i, chosen[i]->id);
-    // The reference phase is the wait for the pool: the time the
-    // interpreter stood on the critical path (its own time per case is in
-    // each case's timing).
+    // The reference and compile phases count the wait for the pool: the
+    // time its workers stood on the critical path (their own time per case
+    // is in each case's timing).
     const auto wait_start = RunClock::Clock::now();
-    const CaseExpectations expectations = references.take(i);
-    report.phase_us["reference"] += RunClock::micros_since(wait_start);
+    const CaseExpectations expectations = prepared.take(i);
+    add_preparation_wait(report, RunClock::micros_since(wait_start), expectations);
     last_repro.reset();
     CaseResult r = run_case(backend, *chosen[i], run_options, write_repro, &expectations);
     if (reduces_failures(*chosen[i]) && r.failure && last_repro) {
@@ -108,7 +122,8 @@ Report run_certification(Backend& backend, const Capabilities& device,
         r.message += " [not reduced: the run's reduction time is spent]";
       }
     }
-    report.phase_us["compile"] += r.compile_us;
+    // Compiles done ahead were counted in the wait; the rest ran here.
+    report.phase_us["compile"] += r.compile_us - expectations.compile_us;
     report.phase_us["dispatch"] += r.backend_us;
     progress.finish(r);
     report.cases.push_back(std::move(r));

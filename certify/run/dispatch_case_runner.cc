@@ -14,12 +14,6 @@ using Clock = RunClock::Clock;
 /// one submission to the next (stale outputs, caches) are still seen.
 constexpr uint32_t kSubmissionsPerVariant = 4;
 
-/// A batch of a canonically compared case holds at most this many runs: the
-/// backend reports every run whose raw bytes differ from run 0 only up to
-/// kMaxReportedDifferingRuns, and raw bytes may differ legitimately (findings
-/// in another order), so each such run must come back to be judged.
-constexpr uint32_t kCanonicalBatchRuns = kMaxReportedDifferingRuns + 1;
-
 /// Records an invalid case (the suite's fault, not the backend's).
 void record_invalid(CaseResult& r, const InvalidCase& invalid) {
   record_failure(r, Verdict::InvalidCase, invalid.message, invalid.variant, invalid.inputs,
@@ -28,14 +22,11 @@ void record_invalid(CaseResult& r, const InvalidCase& invalid) {
 
 /// Judges one batch of runs of a variant; records a failure in `r` and
 /// returns false at the first run that fails.
-bool judge_batch(const BatchOutcome& batch, uint32_t first_run, const Variant& v,
-                 const TestCase& expectation, RunJudge& judge, CaseResult& r,
-                 const ReproWriter& write_repro) {
+bool judge_batch(const BatchOutcome& batch, const Variant& v, const TestCase& expectation,
+                 RunJudge& judge, CaseResult& r, const ReproWriter& write_repro) {
   const BufferSet& inputs = v.test_case.inputs;
   const BufferSet& expected = *expectation.expected;
-  const auto where = [&](uint32_t run) {
-    return v.label + " run=" + std::to_string(first_run + run + 1);
-  };
+  const auto where = [&](uint32_t run) { return v.label + " run=" + std::to_string(run + 1); };
   if (batch.status != Status::Ok) {
     record_failure(r, verdict_of(batch.status), "dispatch: " + batch.message,
                    where(batch.failed_run), inputs, expected, {}, expectation, write_repro);
@@ -56,8 +47,8 @@ bool judge_batch(const BatchOutcome& batch, uint32_t first_run, const Variant& v
     }
   }
   if (batch.differing_runs > batch.differing.size()) {
-    // Only a byte comparison sends batches this large, and under it a run
-    // whose bytes differ from run 0's (which passed) fails.
+    // Only a byte comparison leaves differing runs unreported, and under it
+    // a run whose bytes differ from run 0's (which passed) fails.
     record_failure(r, Verdict::Fail,
                    std::to_string(batch.differing_runs) +
                        " runs gave other bytes than run 1 (runs disagree: nondeterministic)",
@@ -88,9 +79,15 @@ void run_dispatch_case(Backend& backend, const CaseExpectations& expectations,
 
     auto& program = compiled[v.test_case.program.workgroup_size];
     if (!program) {
-      auto compile_start = Clock::now();
-      CompileOutcome out = backend.compile(v.test_case.program);
-      r.compile_us += RunClock::micros_since(compile_start);
+      CompileOutcome out;
+      if (auto ahead = expectations.compiled.find(v.test_case.program.workgroup_size);
+          ahead != expectations.compiled.end()) {
+        out = ahead->second;
+      } else {
+        auto compile_start = Clock::now();
+        out = backend.compile(v.test_case.program);
+        r.compile_us += RunClock::micros_since(compile_start);
+      }
       if (out.status != Status::Ok || !out.program) {
         Verdict verdict = out.status == Status::Ok ? Verdict::BadOutput : verdict_of(out.status);
         record_failure(r, verdict, "compile: " + out.message, v.label, v.test_case.inputs, expected,
@@ -100,30 +97,30 @@ void run_dispatch_case(Backend& backend, const CaseExpectations& expectations,
       program = out.program;
     }
 
-    RunJudge judge(expectation, expected);
-    const uint32_t per_batch =
-        expectation.comparison == Comparison::Bytes ? o.runs : kCanonicalBatchRuns;
-    for (uint32_t done = 0; done < o.runs;) {
-      if (o.case_budget.count() > 0 && Clock::now() - case_start > o.case_budget) {
-        record_failure(r, Verdict::Timeout,
-                       "the case ran past its budget of " +
-                           std::to_string(o.case_budget.count() / 1000) + " s (" +
-                           std::to_string(r.dispatches) + " dispatches done)",
-                       v.label, v.test_case.inputs, expected, {}, expectation, write_repro);
-        return;
-      }
-      BatchOptions batch_options;
-      batch_options.runs = std::min(per_batch, o.runs - done);
-      batch_options.submissions = std::min(kSubmissionsPerVariant, batch_options.runs);
-      auto start = Clock::now();
-      BatchOutcome batch =
-          backend.dispatch_runs(*program, v.test_case.inputs, v.test_case.grid, batch_options);
-      r.backend_us += RunClock::micros_since(start);
-      r.dispatches += batch.dispatches;
-      r.per_dispatch_us += batch.timing.per_dispatch_us * batch.dispatches;
-      if (!judge_batch(batch, done, v, expectation, judge, r, write_repro)) return;
-      done += batch_options.runs;
+    // The budget is checked between variants: one variant's runs are one
+    // batch, itself bounded by the backend's submission timeout.
+    if (o.case_budget.count() > 0 && Clock::now() - case_start > o.case_budget) {
+      record_failure(r, Verdict::Timeout,
+                     "the case ran past its budget of " +
+                         std::to_string(o.case_budget.count() / 1000) + " s (" +
+                         std::to_string(r.dispatches) + " dispatches done)",
+                     v.label, v.test_case.inputs, expected, {}, expectation, write_repro);
+      return;
     }
+    BatchOptions batch_options;
+    batch_options.runs = o.runs;
+    batch_options.submissions = std::min(kSubmissionsPerVariant, o.runs);
+    // Raw bytes may differ legitimately under a canonical comparison
+    // (findings in another order): every such run comes back to be judged.
+    if (expectation.comparison != Comparison::Bytes) batch_options.reported_differing = o.runs;
+    auto start = Clock::now();
+    BatchOutcome batch =
+        backend.dispatch_runs(*program, v.test_case.inputs, v.test_case.grid, batch_options);
+    r.backend_us += RunClock::micros_since(start);
+    r.dispatches += batch.dispatches;
+    r.per_dispatch_us += batch.timing.per_dispatch_us * batch.dispatches;
+    RunJudge judge(expectation, expected);
+    if (!judge_batch(batch, v, expectation, judge, r, write_repro)) return;
   }
   r.verdict = Verdict::Pass;
 }

@@ -1,19 +1,23 @@
-#include "certify/run/reference_pool.h"
+#include "certify/run/preparation_pool.h"
 
 #include <algorithm>
 
+#include "certify/run/run_clock.h"
+
 namespace vyre::certify {
 
-ReferencePool::ReferencePool(const std::vector<const SuiteCase*>& cases,
-                             const CaseRunOptions& options, unsigned threads, size_t lookahead)
+PreparationPool::PreparationPool(const std::vector<const SuiteCase*>& cases,
+                                 const CaseRunOptions& options, Backend* compile_on,
+                                 unsigned threads, size_t lookahead)
     : cases_(cases),
       options_(options),
+      compile_on_(compile_on),
       lookahead_(std::max<size_t>(lookahead, 1)),
       done_(cases.size()) {
   for (unsigned t = 0; t < std::max(threads, 1u); ++t) workers_.emplace_back([this] { work(); });
 }
 
-ReferencePool::~ReferencePool() {
+PreparationPool::~PreparationPool() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -22,7 +26,7 @@ ReferencePool::~ReferencePool() {
   for (std::thread& t : workers_) t.join();
 }
 
-CaseExpectations ReferencePool::take(size_t index) {
+CaseExpectations PreparationPool::take(size_t index) {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return done_[index].has_value(); });
   CaseExpectations out = std::move(*done_[index]);
@@ -34,7 +38,7 @@ CaseExpectations ReferencePool::take(size_t index) {
   return out;
 }
 
-void ReferencePool::work() {
+void PreparationPool::work() {
   for (;;) {
     size_t index = 0;
     {
@@ -45,11 +49,28 @@ void ReferencePool::work() {
       index = next_++;
     }
     CaseExpectations e = compute_expectations(*cases_[index], options_);
+    if (compile_on_ != nullptr) compile_ahead(*compile_on_, e);
     {
       std::lock_guard lock(mutex_);
       done_[index] = std::move(e);
     }
     changed_.notify_all();
+  }
+}
+
+void compile_ahead(Backend& backend, CaseExpectations& e) {
+  for (const VariantExpectation& ve : e.variants) {
+    if (ve.invalid) {
+      e.compiled.clear();  // The run stops at the invalid variant, compiling nothing.
+      return;
+    }
+    const Program& program = ve.variant.test_case.program;
+    if (e.compiled.count(program.workgroup_size) != 0) continue;
+    const auto start = RunClock::Clock::now();
+    CompileOutcome out = backend.compile(program);
+    if (out.status == Status::Ok && out.program) backend.prepare(*out.program);
+    e.compile_us += RunClock::micros_since(start);
+    e.compiled.emplace(program.workgroup_size, std::move(out));
   }
 }
 

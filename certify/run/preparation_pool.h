@@ -1,0 +1,64 @@
+// Cases prepared off the critical path: the expectations of the run's cases
+// (each variant interpreted once) and, for a backend that compiles
+// concurrently, their compiled programs with the device objects built ahead
+// (Backend::prepare), computed on worker threads in case order and a
+// bounded distance ahead of the case the backend is running, so that the
+// interpreter's and the driver compiler's work overlap the device's and use
+// every host core.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "certify/run/case_expectations.h"
+
+namespace vyre::certify {
+
+/// Computes compute_expectations() (and compiles, see above) for `cases` on
+/// `threads` workers.
+class PreparationPool {
+ public:
+  /// Starts the workers; `cases`, `options` and `compile_on` must outlive the
+  /// pool. `lookahead` bounds how many cases past the one being taken may be
+  /// prepared and held (their outputs are held in memory until taken).
+  /// `compile_on`: the backend to compile the cases' programs on, or null to
+  /// leave compiling to the run (a backend that does not compile
+  /// concurrently).
+  PreparationPool(const std::vector<const SuiteCase*>& cases, const CaseRunOptions& options,
+                  Backend* compile_on, unsigned threads, size_t lookahead);
+  ~PreparationPool();
+  PreparationPool(const PreparationPool&) = delete;
+  PreparationPool& operator=(const PreparationPool&) = delete;
+
+  /// Case `index` prepared, waiting for it if needed. Cases are taken in
+  /// order, each once.
+  CaseExpectations take(size_t index);
+
+ private:
+  void work();
+
+  const std::vector<const SuiteCase*>& cases_;
+  const CaseRunOptions& options_;
+  Backend* const compile_on_;
+  const size_t lookahead_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  /// The next case a worker starts on, and the case the run takes next.
+  size_t next_ = 0;
+  size_t taken_ = 0;
+  bool stopping_ = false;
+  std::vector<std::optional<CaseExpectations>> done_;
+  std::vector<std::thread> workers_;
+};
+
+/// Compiles and prepares on `backend` the program of each workgroup size
+/// among `e`'s variants (none when a variant is invalid), into e.compiled,
+/// adding the time to e.compile_us.
+void compile_ahead(Backend& backend, CaseExpectations& e);
+
+}  // namespace vyre::certify
