@@ -22,31 +22,31 @@ function(certify dir want_rc)
   endif()
 endfunction()
 
-# Headless Chromium on `dir`/report.html with `mode` (--screenshot=... or
-# --dump-dom); its standard output goes to `out_var`. --no-sandbox: CI runs
+# Headless Chromium renders `dir`/report.html once: a screenshot into
+# `dir`/shot.png and the DOM it built into `dom_var`. --no-sandbox: CI runs
 # as root, where Chromium's sandbox refuses to start.
-function(chromium dir mode out_var)
+function(render dir dom_var)
   execute_process(COMMAND ${CHROMIUM} --headless --no-sandbox --disable-gpu --hide-scrollbars
-                          --user-data-dir=${OUT_DIR}/${dir}/profile --window-size=1200,900 ${mode}
+                          --user-data-dir=${OUT_DIR}/${dir}/profile --window-size=1200,900
+                          --screenshot=${OUT_DIR}/${dir}/shot.png --dump-dom
                           file://${OUT_DIR}/${dir}/report.html
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${dir}: chromium ${mode} exited ${rc}:\n${err}")
+    message(FATAL_ERROR "${dir}: chromium exited ${rc}:\n${err}")
   endif()
-  set(${out_var} "${out}" PARENT_SCOPE)
+  set(${dom_var} "${out}" PARENT_SCOPE)
 endfunction()
 
 # The screenshot of `dir`'s page is a rendered page with the banner `colour`,
 # and its DOM holds each of the remaining arguments.
 function(check_page dir colour)
-  chromium(${dir} --screenshot=${OUT_DIR}/${dir}/shot.png ignored)
+  render(${dir} dom)
   execute_process(COMMAND ${CHECK} ${OUT_DIR}/${dir}/shot.png --min-colours 8 --colour ${colour}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${dir}: the screenshot looks blank or unstyled:\n${out}${err}")
+    message(FATAL_ERROR "${dir}: the screenshot is missing, blank or unstyled:\n${out}${err}")
   endif()
   message(STATUS "${out}")
-  chromium(${dir} --dump-dom dom)
   foreach(want IN LISTS ARGN)
     string(FIND "${dom}" "${want}" at)
     if(at EQUAL -1)
