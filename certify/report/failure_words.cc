@@ -11,7 +11,7 @@ uint64_t word_count(const ByteBuffer* bytes) {
   return bytes ? (bytes->size() + 3) / 4 : 0;
 }
 
-std::optional<uint32_t> word_at(const ByteBuffer* bytes, uint64_t index) {
+std::optional<uint32_t> word_or_none(const ByteBuffer* bytes, uint64_t index) {
   if (!bytes || index >= word_count(bytes)) return std::nullopt;
   uint32_t word = 0;
   const uint64_t first = index * 4;
@@ -21,17 +21,17 @@ std::optional<uint32_t> word_at(const ByteBuffer* bytes, uint64_t index) {
   return word;
 }
 
-/// word_at(expected, i) != word_at(observed, i), without decoding where both
+/// word_or_none(expected, i) != word_or_none(observed, i), without decoding where both
 /// hold the whole word (a 128 MiB buffer is 32 Mi words).
 bool word_differs(const ByteBuffer* expected, const ByteBuffer* observed, uint64_t index) {
   const uint64_t end = (index + 1) * 4;
   if (expected && observed && end <= expected->size() && end <= observed->size()) {
     return std::memcmp(expected->data() + index * 4, observed->data() + index * 4, 4) != 0;
   }
-  return word_at(expected, index) != word_at(observed, index);
+  return word_or_none(expected, index) != word_or_none(observed, index);
 }
 
-const ByteBuffer* find(const BufferSet& buffers, const std::string& name) {
+const ByteBuffer* buffer_named(const BufferSet& buffers, const std::string& name) {
   auto it = buffers.find(name);
   return it == buffers.end() ? nullptr : &it->second;
 }
@@ -60,8 +60,8 @@ class RowCollector {
  private:
   void keep(uint64_t i) {
     if (out_.rows.size() >= kMaxWordRows) return;
-    const auto e = word_at(expected_, i);
-    const auto o = word_at(observed_, i);
+    const auto e = word_or_none(expected_, i);
+    const auto o = word_or_none(observed_, i);
     out_.rows.push_back({i, e, o, e != o});
     next_ = i + 1;
   }
@@ -82,8 +82,8 @@ std::vector<BufferWords> compare_words(const BufferSet& expected, const BufferSe
   for (const auto& [name, bytes] : observed) names.insert(name);
   std::vector<BufferWords> out;
   for (const std::string& name : names) {
-    const ByteBuffer* e = find(expected, name);
-    const ByteBuffer* o = find(observed, name);
+    const ByteBuffer* e = buffer_named(expected, name);
+    const ByteBuffer* o = buffer_named(observed, name);
     BufferWords words{name, std::max(word_count(e), word_count(o)), 0, {}};
     RowCollector collect(e, o, words);
     uint64_t i = 0;

@@ -44,7 +44,7 @@ struct Page {
   std::string_view certificate_digest;
 };
 
-std::string ms(uint64_t us) {
+std::string millis_text(uint64_t us) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(us) / 1000.0);
   return buf;
@@ -83,7 +83,7 @@ void verdict_section(const Page& page, std::string& out) {
   out += key_value("suite version", r.suite_version);
   out += key_value("spec snapshot", Report::kSpecSnapshot);
   out += key_value("started (UTC)", r.started_utc);
-  out += key_value("wall time", ms(r.wall_us) + " ms");
+  out += key_value("wall time", millis_text(r.wall_us) + " ms");
   out += key_value("certificate (sha256)", page.certificate_digest, "digest");
   out += "</table>\n</header>\n";
 }
@@ -107,7 +107,7 @@ uint64_t case_us(const CaseResult& c) {
 
 void time_section(const Page& page, std::string& out) {
   const Report& r = page.report;
-  out += "<h2>Where the time went</h2>\n<p>Wall time " + ms(r.wall_us) +
+  out += "<h2>Where the time went</h2>\n<p>Wall time " + millis_text(r.wall_us) +
          " ms, by phase (the phases add up to it):</p>\n";
   std::vector<Bar> phases;
   for (const auto& [phase, us] : r.phase_us) phases.push_back({phase, us / 1000.0});
@@ -251,7 +251,7 @@ void cases_section(const Page& page, std::string& out) {
     out += "<tr class=\"" + std::string(c.verdict == Verdict::Pass ? "pass" : "fail") + "\">" +
            td(c.id) + td(name_of(c.level)) + td(c.oracle) + td(name_of(c.verdict)) +
            td(std::to_string(c.variants) + " x " + std::to_string(c.runs_per_variant)) +
-           td(std::to_string(c.distinct_outputs)) + td(ms(c.backend_us)) + "</tr>\n";
+           td(std::to_string(c.distinct_outputs)) + td(millis_text(c.backend_us)) + "</tr>\n";
   }
   out += "</table>\n</details>\n";
 }
