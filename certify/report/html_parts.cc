@@ -59,6 +59,10 @@ std::string element(std::string_view tag, std::string_view text, std::string_vie
   return open + ">" + html_text(text) + "</" + std::string(tag) + ">";
 }
 
+std::string link(std::string_view href, std::string_view text) {
+  return "<a href=\"" + html_text(href) + "\">" + html_text(text) + "</a>";
+}
+
 std::string td(std::string_view text, std::string_view cls) {
   return element("td", text, cls);
 }

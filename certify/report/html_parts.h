@@ -18,6 +18,9 @@ std::string html_text(std::string_view text);
 /// <tag class="cls">escaped text</tag>; no class attribute when `cls` is empty.
 std::string element(std::string_view tag, std::string_view text, std::string_view cls = "");
 
+/// <a href="href">text</a>, both escaped; `href` is a path relative to the page.
+std::string link(std::string_view href, std::string_view text);
+
 /// A table cell holding escaped `text`.
 std::string td(std::string_view text, std::string_view cls = "");
 

@@ -174,7 +174,11 @@ std::string failure_details(const Report& r, const CaseResult& c) {
   if (!f.expected.empty() && !f.observed.empty()) {
     for (const BufferWords& words : compare_words(f.expected, f.observed)) out += word_table(words);
   }
-  out += "<p>Replay:</p>\n" + element("pre", replay_command(r, c, f.repro));
+  out += "<p>Replay";
+  // Only the run's own repro folder is linked: a report read back from disk
+  // could name any URL.
+  if (f.repro.starts_with("repro/")) out += " (case file " + link(f.repro, f.repro) + ")";
+  out += ":</p>\n" + element("pre", replay_command(r, c, f.repro));
   if (!f.reduced_repro.empty()) {
     out += "<p>Reduced:</p>\n" + element("pre", replay_command(r, c, f.reduced_repro));
   }

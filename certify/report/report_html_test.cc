@@ -70,6 +70,7 @@ TEST(ReportHtml, ShowsTheVerdictAndCertificate) {
   EXPECT_NE(page.find("<h1>NOT CERTIFIED at L1</h1>"), std::string::npos) << page;
   EXPECT_NE(page.find("L1: 1 case(s) failed"), std::string::npos);
   EXPECT_NE(page.find("vyre-certify run repro/L1_x.vyre --backend reference"), std::string::npos);
+  EXPECT_NE(page.find("<a href=\"repro/L1_x.vyre\">repro/L1_x.vyre</a>"), std::string::npos);
 }
 
 TEST(ReportHtml, EscapesEveryStringFromPlugins) {
