@@ -9,7 +9,9 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   spirv-tools spirv-headers spirv-cross libspirv-cross-c-shared-dev glslang-dev glslang-tools
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libtomlplusplus-dev nlohmann-json3-dev libssl-dev
+  libtomlplusplus-dev nlohmann-json3-dev libssl-dev libpng-dev
+  # report.html's browser test; the fonts, as --no-install-recommends leaves Chromium none:
+  chromium fonts-liberation
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
 )
 

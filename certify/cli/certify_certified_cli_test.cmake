@@ -1,6 +1,6 @@
 # A backend that conforms, certified end to end: `vyre-certify --backend
 # BACKEND --level LEVEL --runs RUNS --out OUT_DIR` exits 0 and writes
-# report.json, report.md and junit.xml; report.json says certified at LEVEL,
+# report.json, report.md, report.html and junit.xml; report.json says certified at LEVEL,
 # every level up to it with every case passed; `vyre-certify verify` accepts
 # the report, and rejects it once one case's verdict is edited.
 # CTest runs it as: cmake -DCLI=... -DBACKEND=... -DLEVEL=... -DRUNS=... -DOUT_DIR=... -P this.

@@ -41,10 +41,10 @@ function(expect_match actual regex what)
   endif()
 endfunction()
 
-# Fails unless `dir` holds a non-empty report.json, report.md and junit.xml;
+# Fails unless `dir` holds a non-empty report.json, report.md, report.html and junit.xml;
 # stores report.json's text in `json_var`.
 function(read_reports dir json_var)
-  foreach(name report.json report.md junit.xml)
+  foreach(name report.json report.md report.html junit.xml)
     if(NOT EXISTS ${dir}/${name})
       message(FATAL_ERROR "${dir}/${name} was not written")
     endif()

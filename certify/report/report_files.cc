@@ -74,6 +74,8 @@ Result<Ok> write_reports(const Report& report, const std::string& out_dir) {
   const std::string text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   if (auto r = write_file(dir / "report.json", text + "\n"); !r) return r.error();
   if (auto r = write_file(dir / "report.md", report_markdown(report)); !r) return r.error();
+  const std::string digest = json["certificate"]["digest"].get<std::string>();
+  if (auto r = write_file(dir / "report.html", report_html(report, digest)); !r) return r.error();
   if (auto r = write_file(dir / "junit.xml", report_junit(report)); !r) return r.error();
   return Ok{};
 }

@@ -1,6 +1,6 @@
 // Every file a certification run writes into its output folder: report.json
-// (with its certificate), report.md, junit.xml and the repro case files. The
-// run decides what goes in them; only this file writes them.
+// (with its certificate), report.md, report.html, junit.xml and the repro
+// case files. The run decides what goes in them; only this file writes them.
 #pragma once
 
 #include <string>
@@ -27,7 +27,7 @@ Result<Ok> clear_old_repros(const std::string& out_dir);
 /// report keeps its truncated bytes instead).
 std::string write_repro_file(const std::string& out_dir, const TestCase& repro);
 
-/// Writes report.json (with certificate), report.md and junit.xml into
+/// Writes report.json (with certificate), report.md, report.html and junit.xml into
 /// `out_dir`; an Error names the file that could not be written.
 Result<Ok> write_reports(const Report& report, const std::string& out_dir);
 

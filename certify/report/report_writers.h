@@ -1,7 +1,8 @@
-// The human and CI forms of a report: report.md and junit.xml.
+// The human and CI forms of a report: report.md, report.html and junit.xml.
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "certify/report/report.h"
 
@@ -10,6 +11,13 @@ namespace vyre::certify {
 /// report.md: verdict, device, per-level table, failures with their first
 /// difference and repro command.
 std::string report_markdown(const Report& report);
+
+/// report.html: one self-contained page (inline CSS and SVG, no scripts, no
+/// network) with the verdict and `certificate_digest`, the per-level table,
+/// where the time went, each failure's expected and observed words side by
+/// side (differences highlighted, capped), replay commands, L5 coverage and
+/// the mutation score. Every string from the report is escaped.
+std::string report_html(const Report& report, std::string_view certificate_digest);
 
 /// junit.xml: one testsuite per level, one testcase per case; wrong bytes,
 /// bad output and not supported are <failure>s (fail closed: never a skip),
