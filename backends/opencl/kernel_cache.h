@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <list>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -27,28 +29,38 @@ struct BuiltKernel {
 };
 
 /// Least recently used kernels of one queue, at most `capacity`.
+///
+/// Thread-safe: the certifier's compile workers build kernels ahead
+/// (Backend::prepare) while the run dispatches; the driver's build runs
+/// outside the lock. A kernel is shared: one evicted while a dispatch uses it
+/// lives until that dispatch lets it go, and every kernel keeps its queue
+/// (and context) alive.
 class KernelCache {
  public:
-  KernelCache(const OpenClApi& api, const ClQueue& queue, size_t capacity)
-      : api_(api), queue_(queue), capacity_(capacity) {}
-  ~KernelCache();
+  KernelCache(const OpenClApi& api, std::shared_ptr<const ClQueue> queue, size_t capacity)
+      : api_(api), queue_(std::move(queue)), capacity_(capacity) {}
   KernelCache(const KernelCache&) = delete;
   KernelCache& operator=(const KernelCache&) = delete;
 
   /// The kernel of program `id`, built from `lowered` on a miss (`built` says
   /// which). Errors: the driver rejected the source (its build log and the
-  /// source), or kernel creation failed.
-  Result<const BuiltKernel*> get(uint64_t id, const LoweredKernel& lowered,
-                                 const std::string& device_name, bool& built);
+  /// source), or kernel creation failed. Two threads asking for a new id at
+  /// once may both build it; one build is kept.
+  Result<std::shared_ptr<const BuiltKernel>> get(uint64_t id, const LoweredKernel& lowered,
+                                                 const std::string& device_name, bool& built);
 
  private:
-  void release(const BuiltKernel& k) const;
+  Result<std::shared_ptr<const BuiltKernel>> build(const LoweredKernel& lowered,
+                                                   const std::string& device_name) const;
 
   const OpenClApi& api_;
-  const ClQueue& queue_;
+  std::shared_ptr<const ClQueue> queue_;
   size_t capacity_;
+  std::mutex mutex_;           ///< Guards order_ and kernels_.
   std::list<uint64_t> order_;  // Most recently used first.
-  std::unordered_map<uint64_t, std::pair<BuiltKernel, std::list<uint64_t>::iterator>> kernels_;
+  std::unordered_map<uint64_t,
+                     std::pair<std::shared_ptr<const BuiltKernel>, std::list<uint64_t>::iterator>>
+      kernels_;
 };
 
 }  // namespace vyre::opencl

@@ -3,6 +3,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -27,27 +29,80 @@ std::atomic<uint64_t> next_program_id{1};
 OpenClProgram::OpenClProgram(LoweredKernel lowered)
     : lowered_(std::move(lowered)), id_(next_program_id.fetch_add(1)) {}
 
+/// The queue and its kernel cache, as one caller holds them: shared, so a
+/// compile worker building a kernel keeps them alive through a recovery
+/// that replaces them.
+struct QueueHandles {
+  std::shared_ptr<ClQueue> queue;
+  std::shared_ptr<KernelCache> kernels;
+};
+
+// The run's dispatches come from one thread; compile() and prepare() may
+// come from others at the same time (compiles_concurrently), so what they
+// share (the device, the current queue and its kernel cache) is taken under
+// `mutex`. The buffer pool is the dispatching thread's alone.
 struct OpenClBackend::State {
   BackendOptions options;
+  std::mutex mutex;
   std::optional<OpenClApi> api;
   std::optional<ClDevice> device;
   std::optional<Error> device_error;  // Sticky: a missing loader or device stays missing.
-  std::unique_ptr<ClQueue> queue;
-  std::unique_ptr<KernelCache> kernels;
+  QueueHandles current;
   std::unique_ptr<BufferPool> buffers;
   // Queues abandoned with hung work: never released (see ClQueue).
-  std::vector<std::unique_ptr<ClQueue>> abandoned;
-  uint64_t kernels_built = 0;
+  std::vector<std::shared_ptr<ClQueue>> abandoned;
+  std::atomic<uint64_t> kernels_built{0};
   uint64_t contexts_created = 0;
 
   ~State() {
-    kernels.reset();
     buffers.reset();
-    queue.reset();
+    current = {};
   }
 
   /// The chosen device, found on first use.
   Result<const ClDevice*> get_device() {
+    std::lock_guard lock(mutex);
+    return device_locked();
+  }
+
+  /// The current queue, created on first use and after each recovery.
+  Result<QueueHandles> get_queue() {
+    std::lock_guard lock(mutex);
+    Result<const ClDevice*> d = device_locked();
+    if (!d.ok()) return d.error();
+    if (!current.queue) {
+      Result<std::unique_ptr<ClQueue>> created = ClQueue::create(*api, **d);
+      if (!created.ok()) return created.error();
+      current.queue = std::move(*created);
+      current.kernels = std::make_shared<KernelCache>(*api, current.queue, kKernelCacheCapacity);
+      buffers = std::make_unique<BufferPool>(*api, *current.queue, (*d)->limits.max_mem_alloc_size,
+                                             kBufferPoolBytes);
+      ++contexts_created;
+    }
+    return current;
+  }
+
+  /// The current queue if one is open, for prepare(): building ahead never
+  /// opens a context of its own.
+  std::optional<QueueHandles> open_queue() {
+    std::lock_guard lock(mutex);
+    if (!current.queue) return std::nullopt;
+    return current;
+  }
+
+  /// After a hang (the queue was abandoned) or a failed kernel, drop the
+  /// queue so that the next dispatch gets a fresh context.
+  void recover(Status status) {
+    std::lock_guard lock(mutex);
+    const bool hung = current.queue && current.queue->abandoned();
+    if (!current.queue || (!hung && status != Status::DeviceLost)) return;
+    buffers.reset();  // Releases nothing on an abandoned queue.
+    if (hung) abandoned.push_back(current.queue);
+    current = {};
+  }
+
+ private:
+  Result<const ClDevice*> device_locked() {
     if (!device && !device_error) {
       Result<OpenClApi> opened = OpenClApi::open();
       if (!opened.ok()) {
@@ -69,33 +124,6 @@ struct OpenClBackend::State {
     }
     if (device_error) return *device_error;
     return &*device;
-  }
-
-  /// The current queue, created on first use and after each recovery.
-  Result<ClQueue*> get_queue() {
-    Result<const ClDevice*> d = get_device();
-    if (!d.ok()) return d.error();
-    if (!queue) {
-      Result<std::unique_ptr<ClQueue>> created = ClQueue::create(*api, **d);
-      if (!created.ok()) return created.error();
-      queue = std::move(*created);
-      kernels = std::make_unique<KernelCache>(*api, *queue, kKernelCacheCapacity);
-      buffers = std::make_unique<BufferPool>(*api, *queue, (*d)->limits.max_mem_alloc_size,
-                                             kBufferPoolBytes);
-      ++contexts_created;
-    }
-    return queue.get();
-  }
-
-  /// After a hang (the queue was abandoned) or a failed kernel, drop the
-  /// queue so that the next dispatch gets a fresh context.
-  void recover(Status status) {
-    const bool hung = queue && queue->abandoned();
-    if (!queue || (!hung && status != Status::DeviceLost)) return;
-    kernels.reset();  // These two release nothing on an abandoned queue.
-    buffers.reset();
-    if (hung) abandoned.push_back(std::move(queue));
-    queue.reset();
   }
 };
 
@@ -131,7 +159,7 @@ DispatchOutcome OpenClBackend::dispatch(const CompiledProgram& compiled, const B
   if (Result<Ok> valid = check_inputs(iface, inputs, grid); !valid.ok()) {
     return {Status::Error, valid.error().message, {}, {}};
   }
-  Result<ClQueue*> queue = state_->get_queue();
+  Result<QueueHandles> queue = state_->get_queue();
   if (!queue.ok()) return {Status::Error, queue.error().message, {}, {}};
   const ClDevice& device = *state_->device;
   if (auto limit = exceeded_limit(iface, inputs, grid, device.limits)) {
@@ -140,8 +168,8 @@ DispatchOutcome OpenClBackend::dispatch(const CompiledProgram& compiled, const B
 
   const auto setup_start = std::chrono::steady_clock::now();
   bool built = false;
-  Result<const BuiltKernel*> kernel = state_->kernels->get(program->id(), program->lowered(),
-                                                           device.capabilities.device_name, built);
+  Result<std::shared_ptr<const BuiltKernel>> kernel = queue->kernels->get(
+      program->id(), program->lowered(), device.capabilities.device_name, built);
   if (!kernel.ok()) return {Status::CompileError, kernel.error().message, {}, {}};
   const double setup_ms = built ? std::chrono::duration<double, std::milli>(
                                       std::chrono::steady_clock::now() - setup_start)
@@ -159,11 +187,23 @@ DispatchOutcome OpenClBackend::dispatch(const CompiledProgram& compiled, const B
   }
 
   const DispatchRequest request{**kernel, iface, inputs, grid, state_->options.fence_timeout};
-  DispatchOutcome outcome = run_dispatch(*state_->api, **queue, *state_->buffers,
+  DispatchOutcome outcome = run_dispatch(*state_->api, *queue->queue, *state_->buffers,
                                          device.capabilities.device_name, request);
   outcome.timing.setup_ms = setup_ms;
   state_->recover(outcome.status);
   return outcome;
+}
+
+void OpenClBackend::prepare(const CompiledProgram& compiled) {
+  const auto* program = dynamic_cast<const OpenClProgram*>(&compiled);
+  if (program == nullptr) return;
+  std::optional<QueueHandles> queue = state_->open_queue();
+  if (!queue) return;
+  bool built = false;
+  // A failed build is not kept: the dispatch builds again and reports it.
+  (void)queue->kernels->get(program->id(), program->lowered(),
+                            state_->device->capabilities.device_name, built);
+  state_->kernels_built += built ? 1 : 0;
 }
 
 uint64_t OpenClBackend::kernels_built() const {

@@ -1,5 +1,5 @@
 // The `opencl` backend: programs lowered to OpenCL C (lowering.h), built by
-// the driver at their first dispatch and run on any OpenCL 1.2 device (PoCL
+// the driver at their first dispatch (or ahead, prepare()) and run on any OpenCL 1.2 device (PoCL
 // on a CPU, NVIDIA's OpenCL on a GPU). The ICD loader is opened lazily, so
 // creating the backend and compile() work without one. Design: DESIGN.md.
 #pragma once
@@ -45,6 +45,14 @@ class OpenClBackend final : public Backend {
   DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                            const Grid& grid) override;
 
+  /// compile() lowers on the calling thread, and prepare() builds the
+  /// kernel in the context the dispatches use, under the backend's lock for
+  /// what they share.
+  bool compiles_concurrently() const override { return true; }
+  /// Builds the kernel of `program` (clBuildProgram) into the kernel cache,
+  /// in the context already open (never opening one), so that its first
+  /// dispatch finds it.
+  void prepare(const CompiledProgram& program) override;
   /// Kernels built (clBuildProgram) so far; a cached program's later
   /// dispatches add none.
   uint64_t kernels_built() const;

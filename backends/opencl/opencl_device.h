@@ -2,6 +2,7 @@
 // probing, and the context and queue a backend runs on.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -57,7 +58,8 @@ class ClQueue {
   cl_device_id device_;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
-  bool abandoned_ = false;
+  // Atomic: prepare() reads it on the certifier's compile workers.
+  std::atomic<bool> abandoned_{false};
 };
 
 }  // namespace vyre::opencl

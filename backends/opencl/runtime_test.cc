@@ -3,6 +3,10 @@
 // limits, host-ABI errors, empty and Bytes buffers, device selection.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <thread>
+#include <vector>
+
 #include "backends/opencl/opencl_test_support.h"
 #include "spec/ir/builder.h"
 
@@ -52,6 +56,42 @@ TEST(OpenClRuntime, KernelIsBuiltOnceAndReused) {
     EXPECT_EQ(out.timing.setup_ms > 0, run == 0);
   }
   EXPECT_EQ(backend.kernels_built(), before + 1);
+}
+
+/// out[i] = i + k, for 4 invocations.
+Program index_plus(uint32_t k) {
+  return {{kOut}, {4, 1, 1}, {store("out", invocation_id(0), add(invocation_id(0), u32(k)))}};
+}
+
+TEST(OpenClRuntime, KernelsBuiltAheadOnOtherThreadsAreUsedByTheDispatch) {
+  OpenClBackend& backend = testing::shared_backend();
+  ASSERT_TRUE(backend.compiles_concurrently());
+  // Opens the context, so prepare() builds.
+  CompileOutcome first = backend.compile(index_plus(0));
+  ASSERT_EQ(first.status, Status::Ok) << first.message;
+  ASSERT_EQ(backend.dispatch(*first.program, {{"out", words({9, 9, 9, 9})}}, {}).status,
+            Status::Ok);
+  constexpr uint32_t kThreads = 3;
+  std::vector<std::shared_ptr<const CompiledProgram>> programs(kThreads);
+  const uint64_t before = backend.kernels_built();
+  std::vector<std::thread> workers;
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    workers.emplace_back([&, t] {
+      CompileOutcome out = backend.compile(index_plus(10 + t));
+      if (out.status == Status::Ok && out.program) backend.prepare(*out.program);
+      programs[t] = out.program;
+    });
+  }
+  for (std::thread& w : workers) w.join();
+  EXPECT_EQ(backend.kernels_built(), before + kThreads);
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    ASSERT_TRUE(programs[t]);
+    DispatchOutcome out = backend.dispatch(*programs[t], {{"out", words({9, 9, 9, 9})}}, {});
+    ASSERT_EQ(out.status, Status::Ok) << out.message;
+    EXPECT_EQ(out.outputs.at("out"), words({10 + t, 11 + t, 12 + t, 13 + t}));
+    EXPECT_EQ(out.timing.setup_ms, 0.0) << "the kernel built ahead was built again";
+  }
+  EXPECT_EQ(backend.kernels_built(), before + kThreads);
 }
 
 TEST(OpenClRuntime, LoopBudgetStopsARunawayProgramAsTimeout) {
