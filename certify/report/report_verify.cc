@@ -94,6 +94,15 @@ constexpr Field kMutationScoreFields[] = {
     {"runs", Type::Unsigned},    {"mutants", Type::Unsigned},
     {"killed", Type::Unsigned},  {"surviving", Type::ObjectArray, false, kSurvivingMutantFields},
     {"summary", Type::String}};
+/// "shard" (one shard of a sharded run) and "baseline" (known failures compared).
+constexpr Field kShardFields[] = {{"index", Type::Unsigned},
+                                  {"count", Type::Unsigned},
+                                  {"selected", Type::Unsigned},
+                                  {"selection_digest", Type::String}};
+constexpr Field kBaselineFields[] = {{"source", Type::String},
+                                     {"new_failures", Type::StringArray},
+                                     {"fixed", Type::StringArray},
+                                     {"still_failing", Type::StringArray}};
 constexpr Field kRunTimingFields[] = {{"wall", Type::Unsigned}, {"phases", Type::UnsignedMap}};
 /// The report without its certificate (verify_certificate checks that).
 constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
@@ -113,7 +122,11 @@ constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
                                    {"certified", Type::Boolean},
                                    {"reason", Type::String},
                                    // Optional: reports written before it was recorded lack it.
-                                   {"mutation_score", Type::Object, true, kMutationScoreFields}};
+                                   {"mutation_score", Type::Object, true, kMutationScoreFields},
+                                   // Optional: only sharded, merged or baselined runs have them.
+                                   {"shard", Type::Object, true, kShardFields},
+                                   {"shards", Type::StringArray, true},
+                                   {"baseline", Type::Object, true, kBaselineFields}};
 
 bool is_unsigned(const nlohmann::json& v) {
   // Parsed text gives number_unsigned; values built in memory may be signed.
