@@ -145,6 +145,18 @@ TEST(ReportRead, RefusesAnEditedReport) {
       << read.error().message;
 }
 
+TEST(ReportRead, RefusesABaselineThatHidesAFailure) {
+  Report r = sample_report();
+  r.baseline->new_failures.clear();  // L5/b fails, yet is listed nowhere
+  const std::string dir = fresh_dir("hidden_failure");
+  ASSERT_TRUE(write_reports(r, dir).ok());
+  auto read = read_report_file(dir + "/report.json");
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("/baseline: the failing case `L5/b` is neither"),
+            std::string::npos)
+      << read.error().message;
+}
+
 TEST(ReportRead, RefusesAMissingFile) {
   auto read = read_report_file(fresh_dir("missing") + "/report.json");
   ASSERT_FALSE(read.ok());
