@@ -19,7 +19,7 @@ std::string_view merge_usage() {
          "  checks. Refused (exit 2, naming the mismatch): a report that is not a shard's, a\n"
          "  shard missing or given twice, different N, seed, runs, level, filter, backend,\n"
          "  device, suite version or selection, or a case in two shards. Exit 0 certified,\n"
-         "  1 not.";
+         "  1 not. The repro files the shards' failures name are copied into DIR/repro.";
 }
 
 int cmd_merge(std::span<const std::string> args) {
@@ -64,6 +64,16 @@ int cmd_merge(std::span<const std::string> args) {
     return kExitUsage;
   }
   if (auto problem = check_writable(out_dir)) return bad_usage(*problem);
+  // The merged report names its shards' repros: they go beside it, in place
+  // of any an earlier run left there.
+  auto copied = certify::clear_old_repros(out_dir);
+  for (size_t i = 0; i < shards.size() && copied; ++i) {
+    copied = certify::copy_repro_files(shards[i].report, dirs[i], out_dir);
+  }
+  if (!copied) {
+    std::fprintf(stderr, "vyre-certify merge: %s\n", copied.error().message.c_str());
+    return kExitUsage;
+  }
   if (auto written = certify::write_reports(*merged, out_dir); !written) {
     std::fprintf(stderr, "vyre-certify merge: %s\n", written.error().message.c_str());
     return kExitUsage;
