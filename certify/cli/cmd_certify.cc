@@ -26,8 +26,8 @@ namespace {
 constexpr std::string_view kUsage =
     "vyre-certify --backend NAME [--device D] [--level L1..L5] [--runs N] [--seed S]\n"
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
-    "                    [--quiet] [--baseline REPORT.json] [--shard I/N [--shard-times "
-    "REPORT.json]]\n"
+    "                    [--quiet] [--baseline REPORT.json]\n"
+    "                    [--shard I/N [--shard-times REPORT.json]]\n"
     "  NAME is a built-in backend (reference, vulkan, opencl) or a plugin path\n"
     "  (./libmybackend.so), which runs in a child process so that a crash or hang fails\n"
     "  one case, not the run.\n"

@@ -40,7 +40,10 @@ Result<std::optional<certify::ShardInfo>> apply_shard_and_baseline(
     }
     const auto known = certify::known_failures_of(read->report, args.baseline);
     run.known_failures.insert(run.known_failures.end(), known.begin(), known.end());
-    run.known_failures_source = args.baseline;
+    // A gate file's list and the baseline's together: the report names both.
+    run.known_failures_source = run.known_failures_source.empty()
+                                    ? args.baseline
+                                    : run.known_failures_source + " and " + args.baseline;
     baseline = std::move(read->report);
   }
   if (!args.shard) return std::optional<certify::ShardInfo>();
