@@ -5,6 +5,8 @@
 
 #include "certify/cli/command.h"
 #include "certify/cli/output_folder.h"
+#include "certify/cli/shard_and_baseline.h"
+#include "certify/report/baseline_comparison.h"
 #include "certify/report/report_files.h"
 #include "certify/run/shard_merge.h"
 #include "certify/suite/catalog.h"
@@ -18,8 +20,9 @@ std::string_view merge_usage() {
          "  and wall time summed, levels judged again, sealed with a certificate that `verify`\n"
          "  checks. Refused (exit 2, naming the mismatch): a report that is not a shard's, a\n"
          "  shard missing or given twice, different N, seed, runs, level, filter, backend,\n"
-         "  device, suite version or selection, or a case in two shards. Exit 0 certified,\n"
-         "  1 not. The repro files the shards' failures name are copied into DIR/repro.";
+         "  device, suite version, baseline or selection, or a case in two shards. Exit 0\n"
+         "  certified (shards run with --baseline: no new failure), 1 not. The repro files the\n"
+         "  shards' failures name are copied into DIR/repro.";
 }
 
 int cmd_merge(std::span<const std::string> args) {
@@ -82,7 +85,8 @@ int cmd_merge(std::span<const std::string> args) {
               merged->certified ? "CERTIFIED" : "NOT CERTIFIED",
               std::string(certify::name_of(merged->requested_level)).c_str(), merged->cases.size(),
               shards.size(), out_dir.c_str());
-  return merged->certified ? kExitOk : kExitFail;
+  print_gate_summary(*merged);
+  return certify::gate_passes(*merged) ? kExitOk : kExitFail;
 }
 
 }  // namespace vyre::cli

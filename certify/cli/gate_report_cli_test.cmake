@@ -140,3 +140,14 @@ if(NOT EXISTS ${OUT_DIR}/seeded_merged/${failing_repro})
   message(FATAL_ERROR "merge did not copy ${failing_repro} into the merged folder")
 endif()
 run_cli(0 out err verify ${OUT_DIR}/seeded_merged/report.json)
+
+# Shards run with a baseline merge into a report whose gate decides merge's exit.
+foreach(i 1 2)
+  run_cli(0 out err ${seeded} --baseline ${OUT_DIR}/seeded/report.json --shard ${i}/2
+          --out ${OUT_DIR}/baselined_shard${i})
+endforeach()
+run_cli(0 out err merge --out ${OUT_DIR}/baselined_merged ${OUT_DIR}/baselined_shard1
+        ${OUT_DIR}/baselined_shard2)
+expect_contains("${out}" "NOT CERTIFIED" "the merged baselined report's verdict")
+expect_contains("${out}" "gate passes: 0 new failure(s), 0 fixed, 1 still failing" "merged gate")
+run_cli(0 out err verify ${OUT_DIR}/baselined_merged/report.json)
