@@ -14,6 +14,8 @@
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
 #include "certify/cli/output_folder.h"
+#include "certify/cli/shard_and_baseline.h"
+#include "certify/report/baseline_comparison.h"
 #include "certify/report/report_files.h"
 #include "certify/run/certification_run.h"
 #include "certify/suite/catalog.h"
@@ -24,7 +26,8 @@ namespace {
 constexpr std::string_view kUsage =
     "vyre-certify --backend NAME [--device D] [--level L1..L5] [--runs N] [--seed S]\n"
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
-    "                    [--quiet]\n"
+    "                    [--quiet] [--baseline REPORT.json]\n"
+    "                    [--shard I/N [--shard-times REPORT.json]]\n"
     "  NAME is a built-in backend (reference, vulkan, opencl) or a plugin path\n"
     "  (./libmybackend.so), which runs in a child process so that a crash or hang fails\n"
     "  one case, not the run.\n"
@@ -36,11 +39,18 @@ constexpr std::string_view kUsage =
     "  Each option may be given once. A reused --out keeps no old repro: the repro files\n"
     "  an earlier run wrote there are deleted first (other files are left alone).\n"
     "  Defaults: --level L5, --runs 100, --seed 1, --out reports/<backend>-<UTC time>/.\n"
-    "  Exit: 0 certified, 1 not certified, 2 bad usage or no usable backend.";
+    "  --baseline: the failing cases of an earlier report of the same backend and suite\n"
+    "  version are known failures; the gate (exit code) then fails only on new failures,\n"
+    "  while report.json's verdict stays that of the cases.\n"
+    "  --shard I/N runs shard I (1..N) of the selection, balanced by the case times of\n"
+    "  --shard-times (else --baseline; else one unit per case); `merge` joins the shards.\n"
+    "  Exit: 0 certified (with --baseline: no new failure; one shard: no failing case),\n"
+    "  1 not, 2 bad usage or no usable backend.";
 
 struct Args {
   certify::CertifyOptions run;
   BackendChoice backend;
+  ShardBaselineArgs gate;
 };
 
 int usage_error(const std::string& message) {
@@ -80,7 +90,9 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
     constexpr std::string_view kValued[] = {"--backend", "--device",     "--level",
                                             "--runs",    "--seed",       "--filter",
                                             "--out",     "--timeout-ms", "--case-budget-s"};
-    if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued)) {
+    if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued) &&
+        std::find(std::begin(kShardBaselineFlags), std::end(kShardBaselineFlags), flag) ==
+            std::end(kShardBaselineFlags)) {
       return "unknown option `" + flag + "`";
     }
     if (i + 1 >= args.size()) return "option " + flag + " needs a value";
@@ -88,7 +100,8 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
     // Last-wins would certify something other than what was asked for.
     if (!seen.insert(flag).second) return flag + " given twice; give it once";
     std::optional<std::string> error;
-    if (take_backend_option(flag, value, out.backend, error)) {
+    if (take_backend_option(flag, value, out.backend, error) ||
+        take_shard_baseline_option(flag, value, out.gate, error)) {
       if (error) return error;
     } else if (flag == "--level") {
       auto level = certify::level_named(value);
@@ -161,12 +174,14 @@ int cmd_certify(std::span<const std::string> args) {
   certify::CatalogOptions catalog{.seed = a.run.seed, .up_to = a.run.level};
   catalog.random_tally = &random_tally;
   const std::vector<certify::SuiteCase> cases = certify::build_catalog(catalog);
-  const std::vector<const certify::SuiteCase*> chosen = certify::select_cases(cases, a.run);
+  std::vector<const certify::SuiteCase*> chosen = certify::select_cases(cases, a.run);
   const uint64_t catalog_us = clock.elapsed_us() - open_us;
   if (chosen.empty()) {
     return usage_error("--filter `" + a.run.filter + "` matches no case at or below " +
                        std::string(certify::name_of(a.run.level)));
   }
+  const auto shard = apply_shard_and_baseline(a.gate, VYRE_SUITE_VERSION, a.run, chosen);
+  if (!shard) return usage_error(shard.error().message);
   if (auto error = prepare_out_dir(a.run.out_dir)) return usage_error(*error);
 
   std::fprintf(stderr, "vyre-certify: %zu cases on `%s` (%s), level %s, %u runs each\n",
@@ -174,6 +189,7 @@ int cmd_certify(std::span<const std::string> args) {
                std::string(certify::name_of(a.run.level)).c_str(), a.run.runs);
   certify::Report report = certify::run_certification(**backend, caps, chosen, a.run, random_tally);
   report.suite_version = VYRE_SUITE_VERSION;
+  report.shard = *shard;
   report.phase_us["open"] = open_us;
   report.phase_us["catalog"] = catalog_us;
   // Only writing the reports, which must already hold this figure, lies
@@ -194,7 +210,8 @@ int cmd_certify(std::span<const std::string> args) {
               report.certified ? "CERTIFIED" : "NOT CERTIFIED",
               std::string(certify::name_of(a.run.level)).c_str(),
               static_cast<double>(report.wall_us) / 1e6, a.run.out_dir.c_str());
-  return report.certified ? kExitOk : kExitFail;
+  print_gate_summary(report);
+  return certify::gate_passes(report) ? kExitOk : kExitFail;
 }
 
 }  // namespace vyre::cli

@@ -36,12 +36,18 @@ int usage_error(std::string_view who, std::string_view problem, std::string_view
 /// `vyre-certify --backend NAME ...`: certifies a backend.
 int cmd_certify(std::span<const std::string> args);
 std::string_view certify_usage();
+/// `vyre-certify diff A.json B.json`: what changed between two reports.
+int cmd_diff(std::span<const std::string> args);
+std::string_view diff_usage();
 /// `vyre-certify fuzz --backend NAME ...`: hunts for failures with random programs.
 int cmd_fuzz(std::span<const std::string> args);
 std::string_view fuzz_usage();
 /// `vyre-certify lower FILE ...`: writes the lowered module.
 int cmd_lower(std::span<const std::string> args);
 std::string_view lower_usage();
+/// `vyre-certify merge --out DIR SHARD_DIR...`: joins the reports of a sharded run.
+int cmd_merge(std::span<const std::string> args);
+std::string_view merge_usage();
 /// `vyre-certify rules`: the validation rule table.
 int cmd_rules(std::span<const std::string> args);
 std::string_view rules_usage();

@@ -117,6 +117,31 @@ struct RandomProgramSummary {
   std::vector<std::string> not_reached;
 };
 
+/// Which part of a sharded run a report holds (`--shard I/N`).
+struct ShardInfo {
+  /// 1-based: shard 1 of N .. N of N.
+  uint32_t index = 0;
+  uint32_t count = 0;
+  /// Cases the unsharded selection holds (all N shards together).
+  uint32_t selected = 0;
+  /// sha256_hex of the unsharded selection's ids, sorted, each followed by
+  /// '\n' (shard_split.h): the shards of one run carry the same digest.
+  std::string selection_digest;
+};
+
+/// A run compared with its known failures (a --baseline report's failing
+/// cases, or a gate file's list); each list in run order, of run cases only.
+struct BaselineComparison {
+  /// Where the known failures came from: the baseline report's path or the gate file's.
+  std::string source;
+  /// Failing now and not known: these fail the gate.
+  std::vector<std::string> new_failures;
+  /// Known failures that now pass.
+  std::vector<std::string> fixed;
+  /// Known failures still failing.
+  std::vector<std::string> still_failing;
+};
+
 /// A whole certification run.
 struct Report {
   static constexpr int kSchemaVersion = 1;
@@ -137,6 +162,13 @@ struct Report {
   std::vector<LevelSummary> levels;
   /// Present when the run selected L5 cases.
   std::optional<RandomProgramSummary> random_programs;
+  /// Present on the report of one shard of a sharded run.
+  std::optional<ShardInfo> shard;
+  /// Present on a report merged from shards: each shard's certificate
+  /// digest, in shard order.
+  std::optional<std::vector<std::string>> shards;
+  /// Present when the run was given known failures (--baseline, gate file).
+  std::optional<BaselineComparison> baseline;
   bool certified = false;
   std::string reason;
 };
@@ -145,5 +177,9 @@ struct Report {
 /// fills report.levels, report.certified and report.reason. The run and
 /// `vyre-certify verify` both judge with this one function.
 void judge(Report& report);
+
+/// True when a case's status blocks certification: anything but pass. (A
+/// case not supported leaves its level uncertified, so it counts.)
+bool is_failing(Verdict v);
 
 }  // namespace vyre::certify

@@ -63,6 +63,32 @@ std::string write_repro_file(const std::string& out_dir, const TestCase& repro) 
   return "repro/" + name;
 }
 
+Result<Ok> copy_repro_files(const Report& report, const std::string& from_dir,
+                            const std::string& out_dir) {
+  const std::filesystem::path to = std::filesystem::path(out_dir) / "repro";
+  for (const CaseResult& c : report.cases) {
+    if (!c.failure) continue;
+    for (const std::string* name :
+         {&c.failure->repro, &c.failure->reduced_repro, &c.failure->original_repro}) {
+      const std::filesystem::path relative(*name);
+      // Only what write_repro_file names: "repro/FILE", one level, no "..".
+      if (relative.parent_path() != "repro" || relative.filename() == ".." ||
+          relative.filename().empty()) {
+        continue;
+      }
+      const std::filesystem::path source = std::filesystem::path(from_dir) / relative;
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(source, ec)) continue;
+      std::filesystem::create_directories(to, ec);
+      std::filesystem::copy_file(source, to / relative.filename(),
+                                 std::filesystem::copy_options::overwrite_existing, ec);
+      if (ec)
+        return Error{"cannot copy " + source.string() + " to " + to.string() + ": " + ec.message()};
+    }
+  }
+  return Ok{};
+}
+
 Result<Ok> write_reports(const Report& report, const std::string& out_dir) {
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);

@@ -27,6 +27,14 @@ Result<Ok> clear_old_repros(const std::string& out_dir);
 /// report keeps its truncated bytes instead).
 std::string write_repro_file(const std::string& out_dir, const TestCase& repro);
 
+/// Copies the repro files `report`'s failures name (paths under repro/,
+/// relative to `from_dir`, where that report was written) into `out_dir`:
+/// how `merge` keeps each shard's repros beside the merged report. A named
+/// file that is missing is skipped (the report still holds the bytes); a
+/// path outside repro/ is never followed.
+Result<Ok> copy_repro_files(const Report& report, const std::string& from_dir,
+                            const std::string& out_dir);
+
 /// Writes report.json (with certificate), report.md, report.html and junit.xml into
 /// `out_dir`; an Error names the file that could not be written.
 Result<Ok> write_reports(const Report& report, const std::string& out_dir);

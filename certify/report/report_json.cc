@@ -97,6 +97,20 @@ nlohmann::json random_programs_to_json(const RandomProgramSummary& s) {
           {"coverage", {{"categories", categories}, {"not_reached", s.not_reached}}}};
 }
 
+nlohmann::json shard_to_json(const ShardInfo& s) {
+  return {{"index", s.index},
+          {"count", s.count},
+          {"selected", s.selected},
+          {"selection_digest", s.selection_digest}};
+}
+
+nlohmann::json baseline_to_json(const BaselineComparison& b) {
+  return {{"source", b.source},
+          {"new_failures", b.new_failures},
+          {"fixed", b.fixed},
+          {"still_failing", b.still_failing}};
+}
+
 }  // namespace
 
 nlohmann::json level_to_json(const LevelSummary& l) {
@@ -141,6 +155,10 @@ nlohmann::json report_to_json(const Report& r) {
                       {"reason", r.reason},
                       {"mutation_score", mutation_score_json()}};
   if (r.random_programs) j["random_programs"] = random_programs_to_json(*r.random_programs);
+  // Written only when used, so unsharded runs without a baseline keep schema 1's shape.
+  if (r.shard) j["shard"] = shard_to_json(*r.shard);
+  if (r.shards) j["shards"] = *r.shards;
+  if (r.baseline) j["baseline"] = baseline_to_json(*r.baseline);
   return j;
 }
 

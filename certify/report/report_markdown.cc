@@ -14,6 +14,21 @@ std::string ms(uint64_t us) {
   return buf;
 }
 
+void id_list(std::string_view title, const std::vector<std::string>& ids, std::ostringstream& out) {
+  out << "- " << title << " (" << ids.size() << ")";
+  for (size_t i = 0; i < ids.size(); ++i) out << (i ? ", " : ": ") << markdown_text(ids[i]);
+  out << "\n";
+}
+
+void baseline_markdown(const BaselineComparison& b, std::ostringstream& out) {
+  out << "\n## Known failures\n\nCompared with the known failures of " << markdown_text(b.source)
+      << ". The verdict above stays that of the cases; the gate fails only on new failures: "
+      << (b.new_failures.empty() ? "**gate passes**" : "**gate fails**") << ".\n\n";
+  id_list("new failures", b.new_failures, out);
+  id_list("fixed (known, now passing)", b.fixed, out);
+  id_list("still failing (known)", b.still_failing, out);
+}
+
 }  // namespace
 
 std::string report_markdown(const Report& r) {
@@ -35,6 +50,11 @@ std::string report_markdown(const Report& r) {
   out << "| seed / runs per case | " << r.seed << " / " << r.runs << " |\n";
   if (!r.filter.empty()) out << "| filter | " << markdown_text(r.filter) << " |\n";
   out << "| wall time | " << ms(r.wall_us) << " ms |\n";
+  if (r.shard) {
+    out << "| shard | " << r.shard->index << " of " << r.shard->count << " (" << r.cases.size()
+        << " of " << r.shard->selected << " selected cases) |\n";
+  }
+  if (r.shards) out << "| merged from | " << r.shards->size() << " shard reports |\n";
   out << "| suite strength | " << mutation_score_line() << " |\n\n";
 
   out << "## Levels\n\n| level | covers | cases | passed | failed | not supported | certified |\n"
@@ -44,6 +64,8 @@ std::string report_markdown(const Report& r) {
         << l.passed << " | " << l.failed << " | " << l.not_supported << " | "
         << (l.certified ? "yes" : "no: " + markdown_text(l.reason)) << " |\n";
   }
+
+  if (r.baseline) baseline_markdown(*r.baseline, out);
 
   out << "\n## Phases\n\n| phase | ms |\n|---|---|\n";
   for (const auto& [phase, us] : r.phase_us) out << "| " << phase << " | " << ms(us) << " |\n";

@@ -1,5 +1,6 @@
 #include "certify/report/report_verify.h"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <span>
@@ -94,6 +95,15 @@ constexpr Field kMutationScoreFields[] = {
     {"runs", Type::Unsigned},    {"mutants", Type::Unsigned},
     {"killed", Type::Unsigned},  {"surviving", Type::ObjectArray, false, kSurvivingMutantFields},
     {"summary", Type::String}};
+/// "shard" (one shard of a sharded run) and "baseline" (known failures compared).
+constexpr Field kShardFields[] = {{"index", Type::Unsigned},
+                                  {"count", Type::Unsigned},
+                                  {"selected", Type::Unsigned},
+                                  {"selection_digest", Type::String}};
+constexpr Field kBaselineFields[] = {{"source", Type::String},
+                                     {"new_failures", Type::StringArray},
+                                     {"fixed", Type::StringArray},
+                                     {"still_failing", Type::StringArray}};
 constexpr Field kRunTimingFields[] = {{"wall", Type::Unsigned}, {"phases", Type::UnsignedMap}};
 /// The report without its certificate (verify_certificate checks that).
 constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
@@ -113,7 +123,11 @@ constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
                                    {"certified", Type::Boolean},
                                    {"reason", Type::String},
                                    // Optional: reports written before it was recorded lack it.
-                                   {"mutation_score", Type::Object, true, kMutationScoreFields}};
+                                   {"mutation_score", Type::Object, true, kMutationScoreFields},
+                                   // Optional: only sharded, merged or baselined runs have them.
+                                   {"shard", Type::Object, true, kShardFields},
+                                   {"shards", Type::StringArray, true},
+                                   {"baseline", Type::Object, true, kBaselineFields}};
 
 bool is_unsigned(const nlohmann::json& v) {
   // Parsed text gives number_unsigned; values built in memory may be signed.
@@ -280,6 +294,50 @@ Result<Ok> rejudge(const nlohmann::json& body) {
   return Ok{};
 }
 
+/// The shard's index lies within its count, and the baseline's lists follow
+/// from the case statuses: every failing case new or still failing, every
+/// listed case one of the report's, with the status its list claims.
+Result<Ok> check_gate_members(const nlohmann::json& body) {
+  if (body.contains("shard")) {
+    const nlohmann::json& s = body["shard"];
+    const uint64_t index = s["index"].get<uint64_t>();
+    if (index == 0 || index > s["count"].get<uint64_t>()) {
+      return Error{"/shard/index: not within 1 .. /shard/count"};
+    }
+    if (body["cases"].size() > s["selected"].get<uint64_t>()) {
+      return Error{"/shard/selected: fewer than the shard's own cases"};
+    }
+  }
+  if (!body.contains("baseline")) return Ok{};
+  std::map<std::string, bool> failing;
+  for (const nlohmann::json& c : body["cases"]) {
+    failing[c["id"].get<std::string>()] =
+        is_failing(verdict_named(c["status"].get<std::string>()).value_or(Verdict::Error));
+  }
+  std::set<std::string> listed_failing;
+  for (const auto& [list, must_fail] :
+       {std::pair{"new_failures", true}, std::pair{"still_failing", true},
+        std::pair{"fixed", false}}) {
+    for (const nlohmann::json& id : body["baseline"][list]) {
+      auto it = failing.find(id.get<std::string>());
+      if (it == failing.end() || it->second != must_fail) {
+        return Error{"/baseline/" + std::string(list) + ": `" + id.get<std::string>() + "` is " +
+                     (it == failing.end() ? "not a case of the report"
+                      : must_fail         ? "a passing case"
+                                          : "a failing case")};
+      }
+      if (must_fail) listed_failing.insert(it->first);
+    }
+  }
+  for (const auto& [id, is_fail] : failing) {
+    if (is_fail && !listed_failing.contains(id)) {
+      return Error{"/baseline: the failing case `" + id +
+                   "` is neither a new failure nor still failing"};
+    }
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 Result<std::string> verify_report(const nlohmann::json& report) {
@@ -290,6 +348,7 @@ Result<std::string> verify_report(const nlohmann::json& report) {
   body.erase("certificate");
   if (auto shape = check_members(body, kReportFields, ""); !shape) return shape.error();
   if (auto judged = rejudge(body); !judged) return judged.error();
+  if (auto gate = check_gate_members(body); !gate) return gate.error();
   return digest;
 }
 

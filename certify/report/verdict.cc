@@ -55,6 +55,10 @@ std::optional<Verdict> verdict_named(std::string_view name) {
   return std::nullopt;
 }
 
+bool is_failing(Verdict v) {
+  return v != Verdict::Pass;
+}
+
 void judge(Report& report) {
   report.levels.clear();
   report.certified = true;

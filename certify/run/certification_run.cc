@@ -6,6 +6,7 @@
 #include <ctime>
 #include <thread>
 
+#include "certify/report/baseline_comparison.h"
 #include "certify/report/report_files.h"
 #include "certify/run/case_runner.h"
 #include "certify/run/failure_reduction.h"
@@ -130,6 +131,10 @@ Report run_certification(Backend& backend, const Capabilities& device,
   }
   report.random_programs = summarize_random_programs(chosen, random_tally);
   judge(report);
+  if (!options.known_failures.empty() || !options.known_failures_source.empty()) {
+    report.baseline = compare_with_known_failures(report.cases, options.known_failures,
+                                                  options.known_failures_source);
+  }
   return report;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "certify/report/known_failure.h"
 #include "certify/report/report.h"
 #include "certify/run/run_clock.h"
 #include "certify/suite/random_program_cases.h"
@@ -31,6 +32,13 @@ struct CertifyOptions {
   /// Show progress on stderr (a live line on a terminal, plain lines
   /// elsewhere); false for --quiet.
   bool progress = true;
+  /// Cases expected to fail (--baseline's failing cases, a gate file's list):
+  /// the report records the comparison (Report::baseline) and the gate fails
+  /// only on new failures; report.json's verdict is unchanged by them.
+  std::vector<KnownFailure> known_failures;
+  /// Where known_failures came from (the baseline's or gate file's path).
+  /// The comparison is recorded when this or known_failures is not empty.
+  std::string known_failures_source;
 };
 
 /// The cases at or below options.level whose id matches options.filter, in
@@ -44,7 +52,8 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 /// first (run/failure_reduction.h) and both repros written. `random_tally`
 /// (from the catalog) goes into the report's L5 summary. The report holds the cases, verdicts and
 /// the compile, dispatch and reference phases; the caller adds the phases it timed (open, catalog)
-/// and the wall time from its RunClock.
+/// and the wall time from its RunClock. Given known failures, the report
+/// holds the comparison with them (baseline_comparison.h).
 Report run_certification(Backend& backend, const Capabilities& device,
                          const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
                          const RandomProgramTally& random_tally = {});

@@ -1,0 +1,34 @@
+// report.json read back into a Report, after `verify`'s checks pass, so that
+// baselines, `diff` and `merge` work on the report's data, not on its JSON.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "certify/report/report.h"
+#include "spec/support/result.h"
+
+namespace vyre::certify {
+
+/// A report read from disk with the digest its certificate carries.
+struct SealedReport {
+  Report report;
+  /// The certificate digest (lower-case hex SHA-256).
+  std::string digest;
+  /// The file it was read from; empty when read from memory.
+  std::string path;
+};
+
+/// The report `json` holds; an Error when verify_report rejects it. Buffers
+/// shown cut ("...(N bytes in all, cut here)") read back as their shown bytes
+/// followed by zeros up to N, so that writing the report again gives the same
+/// text; those zeros are not data. mutation_score is not read: the writer
+/// always records this build's score.
+Result<SealedReport> report_from_json(const nlohmann::json& json);
+
+/// Reads, parses and verifies the report.json at `path`; an Error names the
+/// file and the problem (unreadable, not JSON, a repeated key, not verified).
+Result<SealedReport> read_report_file(const std::string& path);
+
+}  // namespace vyre::certify
