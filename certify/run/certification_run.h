@@ -4,15 +4,21 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "backends/backend.h"
+#include "certify/gate/seed_policy.h"
+#include "certify/report/known_failure.h"
 #include "certify/report/report.h"
 #include "certify/run/run_clock.h"
 #include "certify/suite/random_program_cases.h"
 #include "certify/suite/suite_case.h"
+#include "spec/support/result.h"
 
 namespace vyre::certify {
 
@@ -31,6 +37,16 @@ struct CertifyOptions {
   /// Show progress on stderr (a live line on a terminal, plain lines
   /// elsewhere); false for --quiet.
   bool progress = true;
+  /// Wall-clock budget of the whole run (0: none): cases not started once it
+  /// is spent get verdict Timeout saying so, never a silent skip.
+  std::chrono::seconds time_budget{0};
+  /// How the seed was chosen, recorded in the report; nullopt records none.
+  std::optional<SeedPolicyKind> seed_policy;
+  /// Cases the gate expects to fail (gate file or baseline report).
+  std::vector<KnownFailure> known_failures;
+  /// Opens a fresh backend (and device) for the one retry of a case that
+  /// ended DeviceLost or Timeout (run/retry_policy.h); empty: no retries.
+  std::function<Result<std::unique_ptr<Backend>>()> reopen_backend;
 };
 
 /// The cases at or below options.level whose id matches options.filter, in
@@ -44,7 +60,10 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 /// first (run/failure_reduction.h) and both repros written. `random_tally`
 /// (from the catalog) goes into the report's L5 summary. The report holds the cases, verdicts and
 /// the compile, dispatch and reference phases; the caller adds the phases it timed (open, catalog)
-/// and the wall time from its RunClock.
+/// and the wall time from its RunClock. Past options.time_budget the cases
+/// not yet started are reported Timeout; a case ending DeviceLost or Timeout
+/// is run once more on options.reopen_backend's fresh backend, which the
+/// rest of the run then uses.
 Report run_certification(Backend& backend, const Capabilities& device,
                          const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
                          const RandomProgramTally& random_tally = {});
