@@ -66,9 +66,9 @@ TEST(DeviceShards, BadListsAreErrors) {
 }
 
 TEST(DeviceShards, ChildrenInheritAllButTheParentsOwnOptions) {
-  const std::vector<std::string> args = {"--backend", "vulkan", "--device", "all",  "--out",
-                                         "nightly",   "--seed", "5",        "--quiet",
-                                         "--seed-policy", "date", "--gate", "g.toml"};
+  const std::vector<std::string> args = {
+      "--backend", "vulkan",  "--device",      "all",  "--out",  "nightly", "--seed",
+      "5",         "--quiet", "--seed-policy", "date", "--gate", "g.toml"};
   EXPECT_EQ(inherited_arguments(args),
             (std::vector<std::string>{"--backend", "vulkan", "--quiet", "--gate", "g.toml"}));
 }
@@ -80,16 +80,16 @@ TEST(DeviceShards, ShardAndMergeCommandLines) {
   plan.seed = 20261125;
   plan.seed_policy = "date";
   plan.out = "out";
-  EXPECT_EQ(shard_command(plan, "1", 2, 3),
-            (std::vector<std::string>{"/bin/vyre-certify", "--backend", "vulkan", "--level", "L2",
-                                      "--device", "1", "--seed", "20261125", "--seed-policy",
-                                      "date", "--shard", "2/3", "--out", "out/shard-2",
-                                      "--quiet"}));
+  EXPECT_EQ(
+      shard_command(plan, "1", 2, 3),
+      (std::vector<std::string>{"/bin/vyre-certify", "--backend", "vulkan", "--level", "L2",
+                                "--device", "1", "--seed", "20261125", "--seed-policy", "date",
+                                "--shard", "2/3", "--out", "out/shard-2", "--quiet"}));
   plan.inherited.push_back("--quiet");
   EXPECT_EQ(shard_command(plan, "0", 1, 1).back(), "out/shard-1");  // --quiet given once
   EXPECT_EQ(merge_command(plan, 3),
-            (std::vector<std::string>{"/bin/vyre-certify", "merge", "--out", "out",
-                                      "out/shard-1", "out/shard-2", "out/shard-3"}));
+            (std::vector<std::string>{"/bin/vyre-certify", "merge", "--out", "out", "out/shard-1",
+                                      "out/shard-2", "out/shard-3"}));
 }
 
 }  // namespace

@@ -9,11 +9,9 @@ namespace {
 
 TEST(RetryPolicy, OnlyInfrastructureStatusesAreRetried) {
   const std::pair<Verdict, bool> table[] = {
-      {Verdict::Pass, false},         {Verdict::Fail, false},
-      {Verdict::NotSupported, false}, {Verdict::CompileError, false},
-      {Verdict::DeviceLost, true},    {Verdict::Timeout, true},
-      {Verdict::BadOutput, false},    {Verdict::Error, false},
-      {Verdict::InvalidCase, false},
+      {Verdict::Pass, false},         {Verdict::Fail, false},      {Verdict::NotSupported, false},
+      {Verdict::CompileError, false}, {Verdict::DeviceLost, true}, {Verdict::Timeout, true},
+      {Verdict::BadOutput, false},    {Verdict::Error, false},     {Verdict::InvalidCase, false},
   };
   for (const auto& [verdict, retried] : table) {
     EXPECT_EQ(retried_on_fresh_backend(verdict), retried) << name_of(verdict);
