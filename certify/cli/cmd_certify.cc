@@ -14,8 +14,8 @@
 #include "backends/registry.h"
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
-#include "certify/cli/device_runs.h"
 #include "certify/cli/output_folder.h"
+#include "certify/gate/device_runs.h"
 #include "certify/gate/device_shards.h"
 #include "certify/gate/gate_file.h"
 #include "certify/report/report_files.h"
@@ -251,12 +251,12 @@ int certify_on_devices(std::span<const std::string> args, const Args& a) {
   if (!devices) return usage_error(devices.error().message);
   if (auto error = check_writable(a.run.out_dir)) return usage_error(*error);
   certify::ShardPlan plan;
-  plan.self = self_executable();
+  plan.self = certify::self_executable();
   plan.inherited = certify::inherited_arguments(args);
   plan.seed = a.run.seed;
   plan.seed_policy = std::string(certify::name_of(*a.run.seed_policy));
   plan.out = a.run.out_dir;
-  return run_device_shards(plan, *devices);
+  return certify::run_device_shards(plan, *devices);
 }
 
 int cmd_certify(std::span<const std::string> args) {

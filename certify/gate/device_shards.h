@@ -2,7 +2,7 @@
 // device, each certified by a child process `<self> ... --device D --shard
 // I/N --out OUT/shard-I`, then joined by `<self> merge --out OUT
 // OUT/shard-1 ... OUT/shard-N`. This file decides the devices and builds
-// the command lines; certify/cli/device_runs.cc runs them.
+// the command lines; device_runs.h runs them.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-#include "certify/cli/device_runs.h"
+#include "certify/gate/device_runs.h"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -9,12 +9,14 @@
 #include <cstring>
 #include <filesystem>
 
-#include "certify/cli/command.h"
-
 extern char** environ;
 
-namespace vyre::cli {
+namespace vyre::certify {
 namespace {
+
+/// vyre-certify's exit status for bad usage: what the run gives when a
+/// child could not start, ended by a signal, or left no verdict.
+constexpr int kNoVerdict = 2;
 
 /// Starts `argv`; the child's pid, or -1 (with a message on stderr).
 pid_t start(const std::vector<std::string>& argv) {
@@ -30,15 +32,15 @@ pid_t start(const std::vector<std::string>& argv) {
   return pid;
 }
 
-/// The exit status of `pid`; kExitUsage if it ended by a signal.
+/// The exit status of `pid`; kNoVerdict if it ended by a signal.
 int wait_for(pid_t pid, const std::string& what) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return kExitUsage;
+    if (errno != EINTR) return kNoVerdict;
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   std::fprintf(stderr, "vyre-certify: %s ended by signal %d\n", what.c_str(), WTERMSIG(status));
-  return kExitUsage;
+  return kNoVerdict;
 }
 
 std::string joined(const std::vector<std::string>& argv) {
@@ -55,12 +57,12 @@ std::string self_executable() {
   return ec ? std::string("vyre-certify") : self.string();
 }
 
-int run_device_shards(const certify::ShardPlan& plan, const std::vector<std::string>& devices) {
+int run_device_shards(const ShardPlan& plan, const std::vector<std::string>& devices) {
   const size_t count = devices.size();
   std::vector<pid_t> children;
   bool all_started = true;
   for (size_t i = 0; i < count; ++i) {
-    const std::vector<std::string> argv = certify::shard_command(plan, devices[i], i + 1, count);
+    const std::vector<std::string> argv = shard_command(plan, devices[i], i + 1, count);
     std::fprintf(stderr, "vyre-certify: shard %zu/%zu: %s\n", i + 1, count, joined(argv).c_str());
     const pid_t pid = start(argv);
     if (pid < 0) all_started = false;
@@ -72,18 +74,18 @@ int run_device_shards(const certify::ShardPlan& plan, const std::vector<std::str
     if (children[i] < 0) continue;
     const int status = wait_for(children[i], "shard " + std::to_string(i + 1));
     // 0 certified, 1 not certified: either way the shard wrote its report.
-    if (status != kExitOk && status != kExitFail) {
+    if (status != 0 && status != 1) {
       std::fprintf(stderr, "vyre-certify: shard %zu/%zu exited %d without a verdict\n", i + 1,
                    count, status);
       all_reported = false;
     }
   }
-  if (!all_reported) return kExitUsage;
-  const std::vector<std::string> merge = certify::merge_command(plan, count);
+  if (!all_reported) return kNoVerdict;
+  const std::vector<std::string> merge = merge_command(plan, count);
   std::fprintf(stderr, "vyre-certify: %s\n", joined(merge).c_str());
   const pid_t merger = start(merge);
-  if (merger < 0) return kExitUsage;
+  if (merger < 0) return kNoVerdict;
   return wait_for(merger, "merge");
 }
 
-}  // namespace vyre::cli
+}  // namespace vyre::certify
