@@ -32,13 +32,12 @@ Result<uint32_t> bounded(const Reporter& r, const toml::node& node, std::string_
   return static_cast<uint32_t>(*v);
 }
 
-/// `node` as a string; an error naming `key` otherwise, or when it is empty and must not be.
-Result<std::string> text(const Reporter& r, const toml::node& node, std::string_view key,
-                         bool may_be_empty = false) {
+/// `node` as a non-empty string; an error naming `key` otherwise.
+Result<std::string> text(const Reporter& r, const toml::node& node, std::string_view key) {
   const auto v = node.value_exact<std::string>();
   if (!v)
     return r.at(node.source(), "'" + std::string(key) + "' must be a string", "quote the value");
-  if (v->empty() && !may_be_empty) {
+  if (v->empty()) {
     return r.at(node.source(), "'" + std::string(key) + "' is empty",
                 "give a value or leave the key out");
   }

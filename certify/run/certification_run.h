@@ -37,8 +37,10 @@ struct CertifyOptions {
   /// Show progress on stderr (a live line on a terminal, plain lines
   /// elsewhere); false for --quiet.
   bool progress = true;
-  /// Wall-clock budget of the whole run (0: none): cases not started once it
-  /// is spent get verdict Timeout saying so, never a silent skip.
+  /// Wall-clock budget of the whole run (0: none), counted from the first
+  /// case (opening the backend and building the catalog come before): cases
+  /// not started once it is spent get verdict Timeout saying so, never a
+  /// silent skip.
   std::chrono::seconds time_budget{0};
   /// How the seed was chosen, recorded in the report; nullopt records none.
   std::optional<SeedPolicyKind> seed_policy;
