@@ -11,10 +11,14 @@
 #include <optional>
 #include <set>
 
+#include "backends/registry.h"
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
 #include "certify/cli/output_folder.h"
 #include "certify/cli/shard_and_baseline.h"
+#include "certify/gate/device_runs.h"
+#include "certify/gate/device_shards.h"
+#include "certify/gate/gate_file.h"
 #include "certify/report/baseline_comparison.h"
 #include "certify/report/report_files.h"
 #include "certify/run/certification_run.h"
@@ -26,8 +30,9 @@ namespace {
 constexpr std::string_view kUsage =
     "vyre-certify --backend NAME [--device D] [--level L1..L5] [--runs N] [--seed S]\n"
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
-    "                    [--quiet] [--baseline REPORT.json]\n"
-    "                    [--shard I/N [--shard-times REPORT.json]]\n"
+    "                    [--time-budget-s S] [--seed-policy fixed|date] [--gate FILE]\n"
+    "                    [--baseline REPORT.json] [--shard I/N [--shard-times REPORT.json]]\n"
+    "                    [--quiet] [--dry-run]\n"
     "  NAME is a built-in backend (reference, vulkan, opencl) or a plugin path\n"
     "  (./libmybackend.so), which runs in a child process so that a crash or hang fails\n"
     "  one case, not the run.\n"
@@ -35,7 +40,17 @@ constexpr std::string_view kUsage =
     "  10000) and one compile or dispatch call of a plugin (default 60000).\n"
     "  --case-budget-s bounds all the runs of one case (default 300; 0: no bound): a\n"
     "  backend that is slow but never hangs fails that case with `timeout`.\n"
-    "  --device picks a vulkan or opencl device (an index or part of its name).\n"
+    "  --device picks a vulkan or opencl device (an index or part of its name); --device\n"
+    "  all or a list (0,1) runs one shard per device in parallel child processes and\n"
+    "  merges their reports into --out (the merged verdict is the exit status).\n"
+    "  --time-budget-s bounds the whole run: cases not started when it is spent fail\n"
+    "  with `timeout`. A case ending `device-lost` or `timeout` is retried once on a\n"
+    "  freshly opened backend, and the report says so.\n"
+    "  --seed-policy date derives the seed from the UTC date (YYYYMMDD) unless --seed\n"
+    "  is given; the policy is recorded in report.json.\n"
+    "  --gate FILE reads these options and [[known_failure]] tables from a TOML gate\n"
+    "  file (certify/gate/README.md); options on the command line override it.\n"
+    "  --dry-run checks the options and the selection, prints them and runs nothing.\n"
     "  Each option may be given once. A reused --out keeps no old repro: the repro files\n"
     "  an earlier run wrote there are deleted first (other files are left alone).\n"
     "  Defaults: --level L5, --runs 100, --seed 1, --out reports/<backend>-<UTC time>/.\n"
@@ -51,7 +66,66 @@ struct Args {
   certify::CertifyOptions run;
   BackendChoice backend;
   ShardBaselineArgs gate;
+  /// --device all or a comma list: the run is split over these devices.
+  std::optional<std::string> device_list;
+  /// Whether the seed was given (--seed), not drawn by the policy.
+  bool seed_given = false;
+  /// --dry-run: resolve the options and the selection, run nothing.
+  bool dry_run = false;
 };
+
+constexpr std::string_view kValued[] = {
+    "--backend", "--device",     "--level",         "--runs",          "--seed",        "--filter",
+    "--out",     "--timeout-ms", "--case-budget-s", "--time-budget-s", "--seed-policy", "--gate"};
+
+/// The command line as (flag, value) pairs, with the gate file's options
+/// first for every flag the command line does not give; the gate's known
+/// failures go to `out`. An error message on bad usage or a bad gate file.
+std::optional<std::string> collect_options(std::span<const std::string> args,
+                                           std::vector<certify::GateOption>& options, Args& out) {
+  std::set<std::string> seen;
+  std::optional<std::string> gate_path;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    if (flag == "--quiet") {
+      out.run.progress = false;
+      continue;
+    }
+    if (flag == "--dry-run") {
+      out.dry_run = true;
+      continue;
+    }
+    if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued) &&
+        std::find(std::begin(kShardBaselineFlags), std::end(kShardBaselineFlags), flag) ==
+            std::end(kShardBaselineFlags)) {
+      return "unknown option `" + flag + "`";
+    }
+    if (i + 1 >= args.size()) return "option " + flag + " needs a value";
+    // Last-wins would certify something other than what was asked for.
+    if (!seen.insert(flag).second) return flag + " given twice; give it once";
+    if (flag == "--gate") {
+      gate_path = args[++i];
+      continue;
+    }
+    options.push_back({flag, args[++i]});
+  }
+  if (!gate_path) return std::nullopt;
+  auto gate = certify::load_gate_file(*gate_path);
+  if (!gate) return gate.error().message;
+  // The seed and its policy are one choice: either on the command line
+  // overrides both of the gate's.
+  const bool seed_on_command_line = seen.count("--seed") || seen.count("--seed-policy");
+  std::vector<certify::GateOption> from_gate;
+  for (certify::GateOption& o : certify::gate_options(*gate)) {
+    const bool seed_option = o.flag == "--seed" || o.flag == "--seed-policy";
+    if (seen.count(o.flag) || (seed_option && seed_on_command_line)) continue;
+    from_gate.push_back(std::move(o));
+  }
+  options.insert(options.begin(), from_gate.begin(), from_gate.end());
+  out.run.known_failures = std::move(gate->known_failures);
+  if (!out.run.known_failures.empty()) out.run.known_failures_source = *gate_path;
+  return std::nullopt;
+}
 
 int usage_error(const std::string& message) {
   return cli::usage_error("vyre-certify", message, kUsage);
@@ -80,28 +154,14 @@ std::string default_out_dir(const std::string& backend) {
 
 /// Parses the arguments; returns an error message on bad usage.
 std::optional<std::string> parse_args(std::span<const std::string> args, Args& out) {
-  std::set<std::string> seen;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& flag = args[i];
-    if (flag == "--quiet") {
-      out.run.progress = false;
-      continue;
-    }
-    constexpr std::string_view kValued[] = {"--backend", "--device",     "--level",
-                                            "--runs",    "--seed",       "--filter",
-                                            "--out",     "--timeout-ms", "--case-budget-s"};
-    if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued) &&
-        std::find(std::begin(kShardBaselineFlags), std::end(kShardBaselineFlags), flag) ==
-            std::end(kShardBaselineFlags)) {
-      return "unknown option `" + flag + "`";
-    }
-    if (i + 1 >= args.size()) return "option " + flag + " needs a value";
-    const std::string& value = args[++i];
-    // Last-wins would certify something other than what was asked for.
-    if (!seen.insert(flag).second) return flag + " given twice; give it once";
+  std::vector<certify::GateOption> options;
+  if (auto problem = collect_options(args, options, out)) return problem;
+  for (const auto& [flag, value] : options) {
     std::optional<std::string> error;
-    if (take_backend_option(flag, value, out.backend, error) ||
-        take_shard_baseline_option(flag, value, out.gate, error)) {
+    if (flag == "--device" && certify::names_several_devices(value)) {
+      out.device_list = value;
+    } else if (take_backend_option(flag, value, out.backend, error) ||
+               take_shard_baseline_option(flag, value, out.gate, error)) {
       if (error) return error;
     } else if (flag == "--level") {
       auto level = certify::level_named(value);
@@ -115,17 +175,38 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
       auto seed = parse_number<uint64_t>(value);
       if (!seed) return "--seed takes an unsigned 64-bit number";
       out.run.seed = *seed;
+      out.seed_given = true;
+    } else if (flag == "--seed-policy") {
+      auto policy = certify::seed_policy_named(value);
+      if (!policy) return "--seed-policy takes `fixed` or `date`";
+      out.run.seed_policy = *policy;
     } else if (flag == "--case-budget-s") {
       auto seconds = parse_number<uint32_t>(value);
       if (!seconds || *seconds > 86400)
         return "--case-budget-s takes a number of seconds from 0 to 86400";
       out.run.case_budget = std::chrono::seconds(*seconds);
+    } else if (flag == "--time-budget-s") {
+      auto seconds = parse_number<uint32_t>(value);
+      if (!seconds || *seconds == 0 || *seconds > 604800)
+        return "--time-budget-s takes a number of seconds from 1 to 604800";
+      out.run.time_budget = std::chrono::seconds(*seconds);
     } else if (flag == "--filter") {
       out.run.filter = value;
     } else if (flag == "--out") {
       if (value.empty()) return "--out needs a folder, not an empty string";
       out.run.out_dir = value;
     }
+  }
+  if (!out.run.seed_policy) out.run.seed_policy = certify::SeedPolicyKind::Fixed;
+  // A date-seeded run draws the night's seed, unless its shards were handed
+  // the one their parent drew.
+  if (*out.run.seed_policy == certify::SeedPolicyKind::Date && !out.seed_given) {
+    out.run.seed = certify::seed_of_utc_date(std::time(nullptr));
+  }
+  if (out.device_list &&
+      certify::all_is_one_device(*out.device_list, !names_plugin(out.backend.backend) &&
+                                                       backend_takes_device(out.backend.backend))) {
+    out.device_list.reset();
   }
   if (auto problem = check_backend_choice(out.backend)) return problem;
   out.run.backend = out.backend.backend;
@@ -147,9 +228,58 @@ std::string_view certify_usage() {
   return kUsage;
 }
 
+/// The error of a selection with no case: the run fails closed.
+std::string no_case_error(const Args& a) {
+  return "--filter `" + a.run.filter + "` matches no case at or below " +
+         std::string(certify::name_of(a.run.level));
+}
+
+/// --dry-run: the resolved options and how many cases they select.
+int dry_run(const Args& a) {
+  certify::CatalogOptions catalog{.seed = a.run.seed, .up_to = a.run.level};
+  const std::vector<certify::SuiteCase> cases = certify::build_catalog(catalog);
+  const size_t selected = certify::select_cases(cases, a.run).size();
+  if (selected == 0) return usage_error(no_case_error(a));
+  std::printf(
+      "dry run: %zu cases on `%s`%s%s, level %s, %u runs each, seed %llu (policy %s), "
+      "%zu known failures, time budget %llds, reports in %s; nothing ran\n",
+      selected, a.run.backend.c_str(), a.device_list ? " devices " : "",
+      a.device_list ? a.device_list->c_str() : "",
+      std::string(certify::name_of(a.run.level)).c_str(), a.run.runs,
+      static_cast<unsigned long long>(a.run.seed),
+      std::string(certify::name_of(*a.run.seed_policy)).c_str(), a.run.known_failures.size(),
+      static_cast<long long>(a.run.time_budget.count()), a.run.out_dir.c_str());
+  return kExitOk;
+}
+
+/// `--device all|LIST`: one shard per device in child processes, merged.
+int certify_on_devices(std::span<const std::string> args, const Args& a) {
+  const certify::DeviceUsable usable = [&](const std::string& selector) {
+    BackendChoice one = a.backend;
+    one.device = selector;
+    auto backend = open_backend(one);
+    return backend && (*backend)->probe().unavailable.empty();
+  };
+  const bool takes_device = !names_plugin(a.run.backend) && backend_takes_device(a.run.backend);
+  auto devices = certify::shard_devices(*a.device_list, a.run.backend, takes_device, usable);
+  if (!devices) return usage_error(devices.error().message);
+  if (auto error = check_writable(a.run.out_dir)) return usage_error(*error);
+  certify::ShardPlan plan;
+  plan.self = certify::self_executable();
+  plan.inherited = certify::inherited_arguments(args);
+  plan.seed = a.run.seed;
+  plan.seed_policy = std::string(certify::name_of(*a.run.seed_policy));
+  plan.out = a.run.out_dir;
+  return certify::run_device_shards(plan, *devices);
+}
+
 int cmd_certify(std::span<const std::string> args) {
   Args a;
   if (auto error = parse_args(args, a)) return usage_error(*error);
+  if (a.dry_run) return dry_run(a);
+  if (a.device_list) return certify_on_devices(args, a);
+  // A retry's fresh backend is opened exactly as this one.
+  a.run.reopen_backend = [choice = a.backend] { return open_backend(choice); };
 
   // One clock from opening the backend (loading, a child process, a first
   // probe) to the reports; opening and building the catalog (generating
@@ -177,8 +307,7 @@ int cmd_certify(std::span<const std::string> args) {
   std::vector<const certify::SuiteCase*> chosen = certify::select_cases(cases, a.run);
   const uint64_t catalog_us = clock.elapsed_us() - open_us;
   if (chosen.empty()) {
-    return usage_error("--filter `" + a.run.filter + "` matches no case at or below " +
-                       std::string(certify::name_of(a.run.level)));
+    return usage_error(no_case_error(a));
   }
   const auto shard = apply_shard_and_baseline(a.gate, VYRE_SUITE_VERSION, a.run, chosen);
   if (!shard) return usage_error(shard.error().message);

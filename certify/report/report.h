@@ -80,6 +80,9 @@ struct CaseResult {
   /// (BatchTiming::per_dispatch_us), microseconds; 0 when it reported none.
   double per_dispatch_us = 0;
   std::optional<Failure> failure;
+  /// The status name of a first attempt that ended DeviceLost or Timeout
+  /// when the case was run once more on a fresh backend; nullopt otherwise.
+  std::optional<std::string> retried;
 };
 
 /// Verdict of one level.
@@ -171,6 +174,10 @@ struct Report {
   std::optional<BaselineComparison> baseline;
   bool certified = false;
   std::string reason;
+  /// How the seed was chosen ("fixed", "date"); absent in older reports.
+  std::optional<std::string> seed_policy;
+  /// The whole run's time budget in seconds (--time-budget-s), when it had one.
+  std::optional<uint32_t> time_budget_s;
 };
 
 /// Judges levels (fail closed) and the overall verdict from the case results:

@@ -82,6 +82,7 @@ nlohmann::json case_to_json(const CaseResult& c) {
         // The backend's own per-dispatch overhead in its batches, in ns.
         {"per_dispatch_ns", static_cast<uint64_t>(c.per_dispatch_us * 1000.0 + 0.5)}}}};
   if (c.failure) j["failure"] = failure_to_json(*c.failure);
+  if (c.retried) j["retried"] = *c.retried;
   return j;
 }
 
@@ -159,6 +160,8 @@ nlohmann::json report_to_json(const Report& r) {
   if (r.shard) j["shard"] = shard_to_json(*r.shard);
   if (r.shards) j["shards"] = *r.shards;
   if (r.baseline) j["baseline"] = baseline_to_json(*r.baseline);
+  if (r.seed_policy) j["seed_policy"] = *r.seed_policy;
+  if (r.time_budget_s) j["time_budget_s"] = *r.time_budget_s;
   return j;
 }
 

@@ -48,6 +48,8 @@ std::string report_markdown(const Report& r) {
   out << "| API | " << markdown_text(r.device.api) << " |\n";
   out << "| started (UTC) | " << r.started_utc << " |\n";
   out << "| seed / runs per case | " << r.seed << " / " << r.runs << " |\n";
+  if (r.seed_policy) out << "| seed policy | " << markdown_text(*r.seed_policy) << " |\n";
+  if (r.time_budget_s) out << "| time budget | " << *r.time_budget_s << " s |\n";
   if (!r.filter.empty()) out << "| filter | " << markdown_text(r.filter) << " |\n";
   out << "| wall time | " << ms(r.wall_us) << " ms |\n";
   if (r.shard) {
@@ -92,6 +94,19 @@ std::string report_markdown(const Report& r) {
       }
       out << "\n";
     }
+  }
+
+  bool any_retried = false;
+  for (const CaseResult& c : r.cases) {
+    if (!c.retried) continue;
+    if (!any_retried) {
+      out << "\n## Retried cases\n\nRun once more on a freshly opened backend after an "
+             "infrastructure status (device lost, timeout); the second attempt's verdict "
+             "counts.\n\n| case | first attempt | second attempt |\n|---|---|---|\n";
+    }
+    any_retried = true;
+    out << "| " << markdown_text(c.id) << " | " << markdown_text(*c.retried) << " | "
+        << name_of(c.verdict) << " |\n";
   }
 
   bool any_failure = false;

@@ -63,7 +63,9 @@ constexpr Field kCaseFields[] = {{"id", Type::String},
                                  {"dispatches", Type::Unsigned},
                                  {"distinct_outputs", Type::Unsigned},
                                  {"timing_us", Type::Object, false, kCaseTimingFields},
-                                 {"failure", Type::Object, true, kFailureFields}};
+                                 {"failure", Type::Object, true, kFailureFields},
+                                 // The first attempt's status of a case retried on a fresh backend.
+                                 {"retried", Type::String, true}};
 constexpr Field kLevelFields[] = {{"level", Type::String},      {"summary", Type::String},
                                   {"cases", Type::Unsigned},    {"passed", Type::Unsigned},
                                   {"failed", Type::Unsigned},   {"not_supported", Type::Unsigned},
@@ -127,7 +129,10 @@ constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
                                    // Optional: only sharded, merged or baselined runs have them.
                                    {"shard", Type::Object, true, kShardFields},
                                    {"shards", Type::StringArray, true},
-                                   {"baseline", Type::Object, true, kBaselineFields}};
+                                   {"baseline", Type::Object, true, kBaselineFields},
+                                   // Optional: the gate's seed policy and whole-run time budget.
+                                   {"seed_policy", Type::String, true},
+                                   {"time_budget_s", Type::Unsigned, true}};
 
 bool is_unsigned(const nlohmann::json& v) {
   // Parsed text gives number_unsigned; values built in memory may be signed.

@@ -13,6 +13,7 @@
 #include "certify/run/preparation_pool.h"
 #include "certify/run/progress.h"
 #include "certify/run/random_coverage.h"
+#include "certify/run/retry_policy.h"
 
 namespace vyre::certify {
 namespace {
@@ -52,6 +53,28 @@ void add_preparation_wait(Report& report, uint64_t waited, const CaseExpectation
   report.phase_us["reference"] += waited - compile;
 }
 
+/// The result of a case the run's time budget left no time for: a Timeout,
+/// so the gate fails closed instead of passing on fewer cases.
+CaseResult not_started(const SuiteCase& c, std::chrono::seconds budget) {
+  CaseResult r;
+  r.id = c.id;
+  r.level = c.level;
+  r.oracle = c.oracle;
+  r.verdict = Verdict::Timeout;
+  r.message = "not run: the run's time budget (--time-budget-s " + std::to_string(budget.count()) +
+              ") was spent before this case started";
+  return r;
+}
+
+/// Opens and probes a fresh backend for a retry; an Error says why none is usable.
+Result<std::unique_ptr<Backend>> fresh_backend(const CertifyOptions& options) {
+  auto opened = options.reopen_backend();
+  if (!opened) return opened.error();
+  const Capabilities caps = (*opened)->probe();
+  if (!caps.unavailable.empty()) return Error{caps.unavailable};
+  return opened;
+}
+
 }  // namespace
 
 std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
@@ -76,6 +99,14 @@ Report run_certification(Backend& backend, const Capabilities& device,
   report.requested_level = options.level;
   report.started_utc = utc_now();
   report.device = device;
+  if (options.seed_policy) report.seed_policy = std::string(name_of(*options.seed_policy));
+  if (options.time_budget.count() > 0) {
+    report.time_budget_s = static_cast<uint32_t>(options.time_budget.count());
+  }
+  const auto run_start = RunClock::Clock::now();
+  // The backend cases run on: the caller's, until a retry opens a fresh one.
+  Backend* current = &backend;
+  std::unique_ptr<Backend> reopened;
 
   const auto write_file = [&](const TestCase& repro) {
     return write_repro_file(options.out_dir, repro);
@@ -103,6 +134,13 @@ Report run_certification(Backend& backend, const Capabilities& device,
                            std::max<size_t>(kPreparationLookahead, 2 * size_t{workers}));
   Progress progress(chosen.size(), options.progress);
   for (size_t i = 0; i < chosen.size(); ++i) {
+    if (options.time_budget.count() > 0 &&
+        RunClock::Clock::now() - run_start >= options.time_budget) {
+      for (size_t rest = i; rest < chosen.size(); ++rest) {
+        report.cases.push_back(not_started(*chosen[rest], options.time_budget));
+      }
+      break;
+    }
     progress.start(i, chosen[i]->id);
     // The reference and compile phases count the wait for the pool: the
     // time its workers stood on the critical path (their own time per case
@@ -111,13 +149,33 @@ Report run_certification(Backend& backend, const Capabilities& device,
     const CaseExpectations expectations = prepared.take(i);
     add_preparation_wait(report, RunClock::micros_since(wait_start), expectations);
     last_repro.reset();
-    CaseResult r = run_case(backend, *chosen[i], run_options, write_repro, &expectations);
+    CaseResult r = run_case(*current, *chosen[i], run_options, write_repro, &expectations);
+    if (retried_on_fresh_backend(r.verdict) && options.reopen_backend) {
+      // The old backend's device may be gone or hung: it is dropped, and the
+      // rest of the run uses the fresh one.
+      auto fresh = fresh_backend(options);
+      const Verdict first = r.verdict;
+      const std::string first_message = r.message;
+      if (fresh) {
+        reopened = std::move(fresh).value();
+        current = reopened.get();
+        report.phase_us["compile"] += r.compile_us - expectations.compile_us;
+        report.phase_us["dispatch"] += r.backend_us;
+        last_repro.reset();
+        r = run_case(*current, *chosen[i], run_options, write_repro, &expectations);
+        r.message = retried_message(first, first_message, r.message);
+      } else {
+        r.message = retried_message(first, first_message,
+                                    "no fresh backend could be opened: " + fresh.error().message);
+      }
+      r.retried = std::string(name_of(first));
+    }
     if (reduces_failures(*chosen[i]) && r.failure && last_repro) {
       if (reduction_seconds < kRunReductionSeconds) {
         const auto start = RunClock::Clock::now();
         limits.per_failure.max_seconds =
             std::min(limits.per_failure.max_seconds, kRunReductionSeconds - reduction_seconds);
-        reduce_reported_failure(backend, *chosen[i], *last_repro, limits, write_file, r);
+        reduce_reported_failure(*current, *chosen[i], *last_repro, limits, write_file, r);
         reduction_seconds += static_cast<double>(RunClock::micros_since(start)) / 1e6;
       } else {
         r.message += " [not reduced: the run's reduction time is spent]";

@@ -4,16 +4,21 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "backends/backend.h"
+#include "certify/gate/seed_policy.h"
 #include "certify/report/known_failure.h"
 #include "certify/report/report.h"
 #include "certify/run/run_clock.h"
 #include "certify/suite/random_program_cases.h"
 #include "certify/suite/suite_case.h"
+#include "spec/support/result.h"
 
 namespace vyre::certify {
 
@@ -32,6 +37,13 @@ struct CertifyOptions {
   /// Show progress on stderr (a live line on a terminal, plain lines
   /// elsewhere); false for --quiet.
   bool progress = true;
+  /// Wall-clock budget of the whole run (0: none), counted from the first
+  /// case (opening the backend and building the catalog come before): cases
+  /// not started once it is spent get verdict Timeout saying so, never a
+  /// silent skip.
+  std::chrono::seconds time_budget{0};
+  /// How the seed was chosen, recorded in the report; nullopt records none.
+  std::optional<SeedPolicyKind> seed_policy;
   /// Cases expected to fail (--baseline's failing cases, a gate file's list):
   /// the report records the comparison (Report::baseline) and the gate fails
   /// only on new failures; report.json's verdict is unchanged by them.
@@ -39,6 +51,9 @@ struct CertifyOptions {
   /// Where known_failures came from (the baseline's or gate file's path).
   /// The comparison is recorded when this or known_failures is not empty.
   std::string known_failures_source;
+  /// Opens a fresh backend (and device) for the one retry of a case that
+  /// ended DeviceLost or Timeout (run/retry_policy.h); empty: no retries.
+  std::function<Result<std::unique_ptr<Backend>>()> reopen_backend;
 };
 
 /// The cases at or below options.level whose id matches options.filter, in
@@ -53,7 +68,10 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 /// (from the catalog) goes into the report's L5 summary. The report holds the cases, verdicts and
 /// the compile, dispatch and reference phases; the caller adds the phases it timed (open, catalog)
 /// and the wall time from its RunClock. Given known failures, the report
-/// holds the comparison with them (baseline_comparison.h).
+/// holds the comparison with them (baseline_comparison.h). Past
+/// options.time_budget the cases not yet started are reported Timeout; a case
+/// ending DeviceLost or Timeout is run once more on options.reopen_backend's
+/// fresh backend, which the rest of the run then uses.
 Report run_certification(Backend& backend, const Capabilities& device,
                          const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
                          const RandomProgramTally& random_tally = {});

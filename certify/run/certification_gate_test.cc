@@ -1,0 +1,150 @@
+// The run's gate behaviour against scripted backends: a case ending in an
+// infrastructure status is retried once on a freshly opened backend (which
+// the rest of the run keeps), wrong bytes are never retried, and cases left
+// when the run's time budget is spent are Timeout, never skipped. Expected
+// bytes are hand-written: the case adds one to each of four words.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "certify/run/certification_run.h"
+#include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
+
+namespace vyre::certify {
+namespace {
+
+/// `out[i] = in[i] + 1` for four invocations, named `id`.
+SuiteCase plus_one_case(const std::string& id) {
+  using namespace vyre::build;
+  Program p{{storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+            {4, 1, 1},
+            {store("out", invocation_id(0), add(load("in", invocation_id(0)), u32(1)))}};
+  DispatchCase d;
+  d.test_case = TestCase{"plus_one",
+                         std::move(p),
+                         Grid{{1, 1, 1}},
+                         {{"in", to_bytes({1, 2, 3, 0xFFFFFFFF})}, {"out", to_bytes({0, 0, 0, 0})}},
+                         std::nullopt};
+  d.poisonable = std::vector<std::string>{};
+  return SuiteCase{id, Level::L1, "hand-written", {}, std::move(d)};
+}
+
+/// A backend answering every dispatch with `answer`.
+class ScriptedBackend final : public Backend {
+ public:
+  explicit ScriptedBackend(std::function<DispatchOutcome()> answer) : answer_(std::move(answer)) {}
+  std::string name() const override { return "scripted"; }
+  Capabilities probe() override { return {}; }
+  CompileOutcome compile(const Program&) override {
+    return {Status::Ok, "", std::make_shared<const CompiledProgram>()};
+  }
+  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet&, const Grid&) override {
+    return answer_();
+  }
+
+ private:
+  std::function<DispatchOutcome()> answer_;
+};
+
+DispatchOutcome right() {
+  return {Status::Ok, "", {{"out", to_bytes({2, 3, 4, 0})}}, {}};
+}
+DispatchOutcome wrong() {
+  return {Status::Ok, "", {{"out", to_bytes({2, 3, 5, 0})}}, {}};
+}
+DispatchOutcome lost() {
+  return {Status::DeviceLost, "scripted device loss", {}, {}};
+}
+
+/// Runs `ids` on `first`; each reopen gives a backend answering `fresh` and counts.
+struct GateRun {
+  std::vector<SuiteCase> cases;
+  CertifyOptions options;
+  int reopened = 0;
+
+  GateRun(std::vector<std::string> ids, std::function<DispatchOutcome()> fresh) {
+    for (const std::string& id : ids) cases.push_back(plus_one_case(id));
+    options.level = Level::L1;
+    options.runs = 2;
+    options.progress = false;
+    options.out_dir = testing::TempDir() + "certification_gate_test";
+    options.reopen_backend = [this, fresh]() -> Result<std::unique_ptr<Backend>> {
+      ++reopened;
+      return std::unique_ptr<Backend>(std::make_unique<ScriptedBackend>(fresh));
+    };
+  }
+
+  Report run(Backend& first) {
+    std::vector<const SuiteCase*> chosen;
+    for (const SuiteCase& c : cases) chosen.push_back(&c);
+    return run_certification(first, {}, chosen, options);
+  }
+};
+
+TEST(GateRetry, ADeviceLossIsRetriedOnAFreshBackendWhichTheRunKeeps) {
+  ScriptedBackend first(lost);
+  GateRun gate({"L1/test/a", "L1/test/b"}, right);
+  const Report report = gate.run(first);
+  ASSERT_EQ(report.cases.size(), 2u);
+  EXPECT_EQ(report.cases[0].verdict, Verdict::Pass) << report.cases[0].message;
+  EXPECT_EQ(report.cases[0].retried, "device lost");
+  EXPECT_NE(report.cases[0].message.find("retried once on a freshly opened backend"),
+            std::string::npos)
+      << report.cases[0].message;
+  // The second case ran on the fresh backend: no loss, no retry.
+  EXPECT_EQ(report.cases[1].verdict, Verdict::Pass) << report.cases[1].message;
+  EXPECT_FALSE(report.cases[1].retried);
+  EXPECT_EQ(gate.reopened, 1);
+  EXPECT_TRUE(report.certified);
+}
+
+TEST(GateRetry, ALossOnTheFreshBackendToo) {
+  ScriptedBackend first(lost);
+  GateRun gate({"L1/test/a"}, lost);
+  const Report report = gate.run(first);
+  ASSERT_EQ(report.cases.size(), 1u);
+  EXPECT_EQ(report.cases[0].verdict, Verdict::DeviceLost);
+  EXPECT_EQ(report.cases[0].retried, "device lost");
+  EXPECT_EQ(gate.reopened, 1);  // once, never more
+  EXPECT_FALSE(report.certified);
+}
+
+TEST(GateRetry, WrongBytesAreNeverRetried) {
+  ScriptedBackend first(wrong);
+  GateRun gate({"L1/test/a"}, right);
+  const Report report = gate.run(first);
+  ASSERT_EQ(report.cases.size(), 1u);
+  EXPECT_EQ(report.cases[0].verdict, Verdict::Fail);
+  EXPECT_FALSE(report.cases[0].retried);
+  EXPECT_EQ(gate.reopened, 0);
+}
+
+TEST(GateTimeBudget, CasesLeftWhenItIsSpentAreTimeouts) {
+  // Each dispatch takes 0.6 s, so the first case (2 runs) spends the 1 s
+  // budget; the others never start.
+  ScriptedBackend slow([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    return right();
+  });
+  GateRun gate({"L1/test/a", "L1/test/b", "L1/test/c"}, right);
+  gate.options.time_budget = std::chrono::seconds(1);
+  const Report report = gate.run(slow);
+  ASSERT_EQ(report.cases.size(), 3u);
+  EXPECT_EQ(report.cases[0].verdict, Verdict::Pass) << report.cases[0].message;
+  for (size_t i : {1, 2}) {
+    EXPECT_EQ(report.cases[i].verdict, Verdict::Timeout);
+    EXPECT_NE(report.cases[i].message.find("time budget"), std::string::npos)
+        << report.cases[i].message;
+    EXPECT_FALSE(report.cases[i].retried);
+  }
+  EXPECT_EQ(report.time_budget_s, 1u);
+  EXPECT_FALSE(report.certified);
+  EXPECT_EQ(gate.reopened, 0);
+}
+
+}  // namespace
+}  // namespace vyre::certify
