@@ -237,6 +237,7 @@ class Emitter {
       line("if (" + counter + " >= " + hi.text + ") break;");
     }
     if (if_depth_ > 0) ++loop_under_if_depth_;
+    loop_ends_.push_back(counter + " = " + hi.text);
     if (iface_.loop_iteration_budget != 0) {
       line("if (++vyre_iterations > " + std::to_string(iface_.loop_iteration_budget) +
            "u) { vyre_control.budget_exhausted = 1u; return; }");
@@ -248,6 +249,7 @@ class Emitter {
     scopes_.back()[loop.var] = {{var, DataType::U32}, false};
     for (const Node& n : loop.body) node(n);
     scopes_.pop_back();
+    loop_ends_.pop_back();
     if (if_depth_ > 0) --loop_under_if_depth_;
     --indent_;
     line("}");
@@ -259,8 +261,11 @@ class Emitter {
   }
 
   void statement(const node::Return&, SourceLoc) {
+    // ReturnInLoopUnderIfBreaks: a structurizer lowers a Return inside a
+    // Loop inside an If as finishing that loop (its count run out), so the
+    // invocation goes on after the loop.
     if (mutant_active(Mutant::ReturnInLoopUnderIfBreaks) && loop_under_if_depth_ > 0)
-      return line("break;");
+      return line("{ " + loop_ends_.back() + "; break; }");
     line("return;");
   }
 
@@ -544,6 +549,8 @@ class Emitter {
   int if_depth_ = 0;
   /// Loops open inside some If (ReturnInLoopUnderIfBreaks).
   int loop_under_if_depth_ = 0;
+  /// "counter = hi" of each open loop, innermost last (ReturnInLoopUnderIfBreaks).
+  std::vector<std::string> loop_ends_;
   uint64_t next_temp_ = 0;
   uint64_t next_local_ = 0;
   std::optional<Error> error_;
