@@ -51,9 +51,8 @@ inline constexpr SurvivingMutant kSurvivingMutants[] = {
     {"CastOfCastFolded", "missed by L1-L4 by design: killed by L5 (l5_catches test)"},
     {"SelectLazyUnlessAtomicArm", "missed by L1-L4 by design: killed by L5 (l5_catches test)"},
     {"LoopBoundReevaluated", "missed by L1-L4 by design: killed by L5 (l5_catches test)"},
-    {"ReturnInLoopUnderIfBreaks",
-     "missed by L1-L4, and by L5 at its default seed too: not killed yet"},
-    {"LoadReusedAcrossStore", "missed by L1-L4, and by L5 at its default seed too: not killed yet"},
+    {"ReturnInLoopUnderIfBreaks", "missed by L1-L4 by design: killed by L5 (l5_catches test)"},
+    {"LoadReusedAcrossStore", "missed by L1-L4 by design: killed by L5 (l5_catches test)"},
 };
 
 /// kSurvivingMutants as a span.
