@@ -2,6 +2,8 @@
 
 #include <array>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "spec/ir/casts.h"
 #include "spec/ir/op_registry.h"
@@ -28,6 +30,10 @@ constexpr std::array<std::string_view, 11> kExprKinds = {
 constexpr std::array<std::string_view, 8> kStmtKinds = {"stmt.let",    "stmt.assign", "stmt.store",
                                                         "stmt.if",     "stmt.loop",   "stmt.block",
                                                         "stmt.return", "stmt.barrier"};
+
+/// Shapes of statements that span more than one node (coverage.h).
+constexpr std::string_view kReturnInLoopUnderIf = "shape.return_in_loop_under_if";
+constexpr std::string_view kLoadAfterStore = "shape.load_after_store";
 
 std::string str(std::string_view a, std::string_view b) {
   return std::string(a) + "." + std::string(b);
@@ -78,6 +84,9 @@ std::set<std::pair<std::string, DataType>> op_type_universe() {
   u.insert({"stmt.if", DataType::U32});
   u.insert({"stmt.if", DataType::Bool});
   for (std::string_view s : {"stmt.loop", "stmt.block", "stmt.return", "stmt.barrier"}) {
+    u.insert({std::string(s), DataType::U32});
+  }
+  for (std::string_view s : {kReturnInLoopUnderIf, kLoadAfterStore}) {
     u.insert({std::string(s), DataType::U32});
   }
   return u;
@@ -131,6 +140,12 @@ class Recorder {
     expr(l.index, C::LoadIndex);
     const BufferDecl* b = program_.buffer(l.buffer);
     if (b == nullptr) return DataType::U32;
+    for (const auto& [buffer, index] : stored_) {
+      if (buffer == l.buffer && equal(index, l.index)) {
+        hit(std::string(kLoadAfterStore), b->element, c);
+        break;
+      }
+    }
     return leaf(str("load", name_of(b->access)), b->element, c);
   }
   DataType expr_kind(const expr::BufLen& l, C c) {
@@ -185,8 +200,10 @@ class Recorder {
 
   void body(const Body& b, C where) {
     std::vector<std::string> declared;
+    const size_t stores_before = stored_.size();
     for (const Node& n : b) statement(n, where, declared);
     for (const std::string& name : declared) locals_.erase(name);
+    stored_.resize(stores_before);
   }
 
   void statement(const Node& n, C where, std::vector<std::string>& declared) {
@@ -200,25 +217,31 @@ class Recorder {
     } else if (const auto* x = n.as<node::Store>()) {
       expr(x->index, C::StoreIndex);
       expr(x->value, C::StoreValue);
+      stored_.emplace_back(x->buffer, x->index);
       if (const BufferDecl* b = program_.buffer(x->buffer)) {
         hit(str("stmt.store", name_of(b->access)), b->element, where);
       }
     } else if (const auto* x = n.as<node::If>()) {
       hit("stmt.if", expr(x->cond, C::IfCond), where);
+      ++ifs_;
       body(x->then_body, C::IfBody);
       body(x->otherwise, C::IfBody);
+      --ifs_;
     } else if (const auto* x = n.as<node::Loop>()) {
       expr(x->from, C::LoopBound);
       expr(x->to, C::LoopBound);
       hit("stmt.loop", DataType::U32, where);
       locals_[x->var] = DataType::U32;
+      if (ifs_ > 0) ++loops_under_if_;
       body(x->body, C::LoopBody);
+      if (ifs_ > 0) --loops_under_if_;
       locals_.erase(x->var);
     } else if (const auto* x = n.as<node::Block>()) {
       hit("stmt.block", DataType::U32, where);
       body(x->body, C::BlockBody);
     } else if (n.as<node::Return>() != nullptr) {
       hit("stmt.return", DataType::U32, where);
+      if (loops_under_if_ > 0) hit(std::string(kReturnInLoopUnderIf), DataType::U32, where);
     } else if (n.as<node::Barrier>() != nullptr) {
       hit("stmt.barrier", DataType::U32, where);
     }
@@ -227,6 +250,12 @@ class Recorder {
   const Program& program_;
   Coverage coverage_;
   std::map<std::string, DataType> locals_;
+  /// Ifs open around the statement being recorded.
+  int ifs_ = 0;
+  /// Loops open inside some If around the statement being recorded.
+  int loops_under_if_ = 0;
+  /// Stores so far in the open bodies, innermost last: (buffer, index).
+  std::vector<std::pair<std::string, ExprPtr>> stored_;
 };
 
 }  // namespace

@@ -8,12 +8,16 @@
 // type from each readable access kind; BufLen of each stable type (Bytes
 // included) on each access kind; Store of each value type to ReadWrite and
 // Workgroup buffers; literals, variables and Selects of their types; the
-// three ids on each axis; every statement kind. And every expression kind in
-// every context. Left out because no valid program has them: Load, Store and
-// Atomic on Bytes (V013), casts from Bytes (no Bytes values exist) or to
-// Bytes (V023), U64/Vec2U32 to Vec4U32 (V012), planned types (V038), stores
-// to ReadOnly or Uniform buffers (V005), atomics on non-U32 or Workgroup
-// buffers (V014, V025), and calls of the non-inlinable graph.* ops (V020).
+// three ids on each axis; every statement kind; two shapes that span several
+// nodes, "shape.return_in_loop_under_if" (a Return inside a Loop inside an
+// If) and "shape.load_after_store" (a Load whose buffer and index tree equal
+// those of a Store earlier in the same or an enclosing body). And every
+// expression kind in every context. Left out because no valid program has
+// them: Load, Store and Atomic on Bytes (V013), casts from Bytes (no Bytes
+// values exist) or to Bytes (V023), U64/Vec2U32 to Vec4U32 (V012), planned
+// types (V038), stores to ReadOnly or Uniform buffers (V005), atomics on
+// non-U32 or Workgroup buffers (V014, V025), and calls of the non-inlinable
+// graph.* ops (V020).
 #pragma once
 
 #include <compare>

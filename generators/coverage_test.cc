@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+#include <utility>
+
 #include "generators/wellformed_program.h"
 #include "spec/ir/builder.h"
 
@@ -30,6 +34,51 @@ TEST(Coverage, RecordsOpTypeAndContext) {
   EXPECT_TRUE(h.contains({"stmt.store.read_write", DataType::U32, CoverageContext::TopLevel}));
   EXPECT_TRUE(h.contains({"stmt.let", DataType::U32, CoverageContext::TopLevel}));
   EXPECT_EQ(h.size(), 11u);
+}
+
+/// The shape hits of `p`: op names starting "shape.", with their contexts.
+std::set<std::pair<std::string, CoverageContext>> shapes_of(const Program& p) {
+  std::set<std::pair<std::string, CoverageContext>> out;
+  const Coverage c = coverage_of(p);
+  for (const CoverageHit& h : c.hits()) {
+    if (h.op.starts_with("shape.")) out.insert({h.op, h.context});
+  }
+  return out;
+}
+
+TEST(Coverage, ReturnInALoopUnderAnIfIsAShapeAndElsewhereIsNot) {
+  using Shapes = std::set<std::pair<std::string, CoverageContext>>;
+  const auto out = storage("out", 0, BufferAccess::ReadWrite);
+  const Program nested{
+      {out}, {1, 1, 1}, {if_(u32(1), {loop("i", u32(0), u32(2), {if_(var("i"), {ret()})})})}};
+  EXPECT_EQ(shapes_of(nested),
+            (Shapes{{"shape.return_in_loop_under_if", CoverageContext::IfBody}}));
+  // A Loop at the top level, and an If inside a Loop, are not the shape.
+  const Program top{{out}, {1, 1, 1}, {loop("i", u32(0), u32(2), {if_(var("i"), {ret()})})}};
+  EXPECT_TRUE(shapes_of(top).empty());
+  const Program in_if{{out}, {1, 1, 1}, {if_(u32(1), {ret()})}};
+  EXPECT_TRUE(shapes_of(in_if).empty());
+}
+
+TEST(Coverage, LoadAfterAStoreOfTheSameIndexTreeIsAShape) {
+  using Shapes = std::set<std::pair<std::string, CoverageContext>>;
+  const auto out = storage("out", 0, BufferAccess::ReadWrite);
+  // Store then load of out[x]: the shape; the load before the store is not.
+  const Program reload{{out},
+                       {1, 1, 1},
+                       {let("x", invocation_id(0)), let("a", load("out", var("x"))),
+                        store("out", var("x"), add(var("a"), u32(1))),
+                        store("out", var("x"), add(load("out", var("x")), u32(2)))}};
+  EXPECT_EQ(shapes_of(reload), (Shapes{{"shape.load_after_store", CoverageContext::StoreValue}}));
+  // Another index tree, or a store in a closed sibling body, is not.
+  const Program other_index{{out},
+                            {1, 1, 1},
+                            {store("out", invocation_id(0), u32(1)),
+                             let("b", load("out", add(invocation_id(0), u32(0))))}};
+  EXPECT_TRUE(shapes_of(other_index).empty());
+  const Program closed{
+      {out}, {1, 1, 1}, {block({store("out", u32(0), u32(1))}), let("b", load("out", u32(0)))}};
+  EXPECT_TRUE(shapes_of(closed).empty());
 }
 
 TEST(Coverage, MergeUnitesAndMissingShrinks) {

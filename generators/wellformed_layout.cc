@@ -24,10 +24,26 @@ void draw_features(Plan& p) {
   ProgramFeatures f = p.options.features;
   if (p.options.swarm) {
     // Each available feature stays with probability 1/2; the rest are cut.
-    for (bool* flag : {&f.ifs, &f.loops, &f.blocks, &f.selects, &f.calls, &f.casts, &f.wide_types,
-                       &f.own_atomics, &f.contended_atomics, &f.workgroup_ids, &f.barriers,
-                       &f.workgroup_memory, &f.uniform_buffers, &f.bytes_buffers, &f.out_of_bounds,
-                       &f.early_return, &f.multi_axis, &f.shadowing}) {
+    for (bool* flag : {&f.ifs,
+                       &f.loops,
+                       &f.blocks,
+                       &f.selects,
+                       &f.calls,
+                       &f.casts,
+                       &f.wide_types,
+                       &f.own_atomics,
+                       &f.contended_atomics,
+                       &f.workgroup_ids,
+                       &f.barriers,
+                       &f.workgroup_memory,
+                       &f.uniform_buffers,
+                       &f.bytes_buffers,
+                       &f.out_of_bounds,
+                       &f.early_return,
+                       &f.multi_axis,
+                       &f.shadowing,
+                       &f.return_in_loop,
+                       &f.reload_after_store}) {
       *flag = *flag && p.rng.chance(1, 2);
     }
   }

@@ -39,6 +39,12 @@ struct ProgramFeatures {
   bool early_return = true;       ///< Return statements, a partial-grid guard among them.
   bool multi_axis = true;         ///< Workgroups and grids with y and z extents above 1.
   bool shadowing = true;          ///< Names reused in sibling scopes.
+  /// An If holding a Loop whose body returns (last phase only, no barrier
+  /// after it), then an own-slot store the Return skips.
+  bool return_in_loop = true;
+  /// Read-modify-write of an own slot through one named index: load it,
+  /// store it, load it again by the same index expression.
+  bool reload_after_store = true;
 };
 
 /// Knobs of the generator; the defaults keep reference runs fast.

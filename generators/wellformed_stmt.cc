@@ -95,6 +95,91 @@ Node gen_loop(Plan& p, int nesting, bool may_return) {
   return loop(std::move(name), std::move(from), std::move(to), std::move(body));
 }
 
+/// Buffers with U32 own slots this invocation may both store and load.
+std::vector<const BufferPlan*> own_u32_targets(const Plan& p) {
+  std::vector<const BufferPlan*> out;
+  for (const BufferPlan& b : p.buffers) {
+    const bool own = b.role == Role::Own || (b.role == Role::Workgroup && b.writable_phase);
+    if (own && b.decl.element == DataType::U32) out.push_back(&b);
+  }
+  return out;
+}
+
+/// `if (c) { loop v in 0..n { ...; [if (v == k)] return; } }` then an own-slot
+/// store: an invocation that returns in the loop must skip the store, so a
+/// Return lowered as leaving only the loop shows. Only where Return may stand
+/// (no barrier follows), so control may diverge.
+void gen_return_in_loop(Plan& p, Body& out, int nesting) {
+  ExprPtr cond = gen_condition(p, expr_depth(p));
+  const uint32_t trips = static_cast<uint32_t>(p.rng.between(1, 4));
+  ExprPtr to = p.rng.chance(1, 2)
+                   ? u32(trips)
+                   : call("primitive.clamp", {gen_expr(p, DataType::U32, 2), u32(1), u32(trips)});
+  p.open_scope();  // the If's arm
+  std::string name = p.fresh_name();
+  p.open_scope();  // the loop's body
+  p.declare(name, DataType::U32, false);
+  Body body;
+  gen_statements(p, body, nesting + 2, false, static_cast<int>(p.rng.below(3)));
+  if (p.rng.chance(1, 2)) {
+    body.push_back(ret());
+  } else {
+    // Returns on some trip (the first always runs), after earlier trips' work.
+    const uint32_t k = static_cast<uint32_t>(p.rng.below(trips));
+    body.push_back(if_(eq(var(name), u32(k)), {ret()}));
+  }
+  p.close_scope();
+  p.close_scope();
+  out.push_back(
+      if_(std::move(cond), {loop(std::move(name), u32(0), std::move(to), std::move(body))}));
+  const auto targets = own_u32_targets(p);
+  if (targets.empty()) return;
+  const BufferPlan& b = *p.rng.pick<const BufferPlan*>(targets);
+  ExprPtr index = own_slot(p, b);
+  out.push_back(store(b.decl.name, std::move(index), gen_expr(p, DataType::U32, expr_depth(p))));
+}
+
+/// Read-modify-write of one own slot through one index expression, the same
+/// tree each time (mostly a named immutable local): `let a = b[i]; b[i] = a op
+/// e; b[i] = b[i] op f`. The second load must see the store, so a lowering
+/// that reuses the first load across it shows. Own slots keep it race-free.
+void gen_reload_after_store(Plan& p, Body& out, int nesting) {
+  const auto targets = own_u32_targets(p);
+  if (targets.empty()) return;
+  const BufferPlan& b = *p.rng.pick<const BufferPlan*>(targets);
+  ExprPtr index = own_slot(p, b);
+  if (p.rng.chance(3, 4)) {
+    std::string slot = p.fresh_name();
+    out.push_back(let(slot, std::move(index)));
+    p.declare(slot, DataType::U32, false);
+    index = var(std::move(slot));
+  }
+  std::string first = p.fresh_name();
+  out.push_back(let(first, load(b.decl.name, index)));
+  p.declare(first, DataType::U32, true);
+  gen_statements(p, out, nesting, false, static_cast<int>(p.rng.below(2)));
+  // A change the store surely makes (x + k or x ^ 2^k), or any value.
+  ExprPtr changed;
+  switch (p.rng.below(3)) {
+    case 0:
+      changed = add(var(first), u32(static_cast<uint32_t>(p.rng.between(1, 7))));
+      break;
+    case 1:
+      changed = bit_xor(var(first), u32(1u << p.rng.below(32)));
+      break;
+    default:
+      changed = gen_expr(p, DataType::U32, expr_depth(p));
+      break;
+  }
+  out.push_back(store(b.decl.name, index, std::move(changed)));
+  gen_statements(p, out, nesting, false, static_cast<int>(p.rng.below(2)));
+  // Each a bijection of the loaded value, so a stale load shows in the result.
+  constexpr std::array<BinOp, 3> kCombine = {BinOp::Add, BinOp::BitXor, BinOp::Sub};
+  ExprPtr again = binary(p.rng.pick<BinOp>(kCombine), load(b.decl.name, index),
+                         gen_expr(p, DataType::U32, expr_depth(p)));
+  out.push_back(store(b.decl.name, std::move(index), std::move(again)));
+}
+
 void gen_statements(Plan& p, Body& out, int nesting, bool may_return, int length) {
   const bool can_nest = nesting < static_cast<int>(p.options.max_nesting);
   for (int i = 0; i < length && p.budget > 0; ++i) {
@@ -104,14 +189,18 @@ void gen_statements(Plan& p, Body& out, int nesting, bool may_return, int length
     for (DataType t : p.value_types()) {
       for (const Local* l : p.locals_of(t, true)) any_assignable.push_back(l);
     }
-    // Weights: let, assign, store, if, loop, block, return.
-    const std::array<uint64_t, 7> weights = {4,
-                                             any_assignable.empty() ? 0u : 3u,
-                                             5,
-                                             can_nest && p.features.ifs ? 2u : 0u,
-                                             can_nest && p.features.loops ? 2u : 0u,
-                                             can_nest && p.features.blocks ? 1u : 0u,
-                                             may_return && p.features.early_return ? 2u : 0u};
+    // Weights: let, assign, store, if, loop, block, return, return in a loop
+    // under an If, reload after store.
+    const std::array<uint64_t, 9> weights = {
+        4,
+        any_assignable.empty() ? 0u : 3u,
+        5,
+        can_nest && p.features.ifs ? 2u : 0u,
+        can_nest && p.features.loops ? 2u : 0u,
+        can_nest && p.features.blocks ? 1u : 0u,
+        may_return && p.features.early_return ? 2u : 0u,
+        can_nest && may_return && p.features.return_in_loop ? 1u : 0u,
+        p.features.reload_after_store ? 1u : 0u};
     uint64_t total = 0;
     for (uint64_t w : weights) total += w;
     uint64_t pick = p.rng.below(total);
@@ -140,10 +229,16 @@ void gen_statements(Plan& p, Body& out, int nesting, bool may_return, int length
       case 5:
         out.push_back(block(gen_scoped_body(p, nesting + 1, may_return)));
         break;
-      default:
+      case 6:
         // Nothing may follow a Return in its body (V031).
         out.push_back(ret());
         return;
+      case 7:
+        gen_return_in_loop(p, out, nesting);
+        break;
+      default:
+        gen_reload_after_store(p, out, nesting);
+        break;
     }
   }
 }

@@ -190,11 +190,13 @@ class Emitter {
     const auto test = truth(cond, loc);
     if (!test) return;
     line("if " + (test->front() == '(' ? *test : "(" + *test + ")") + " {");
+    ++if_depth_;
     scoped_body(branch.then_body);
     if (!branch.otherwise.empty()) {
       line("} else {");
       scoped_body(branch.otherwise);
     }
+    --if_depth_;
     line("}");
   }
 
@@ -215,13 +217,27 @@ class Emitter {
     line("{");
     ++indent_;
     const Value lo = temp(DataType::U32, from.text);
-    const Value hi = temp(DataType::U32, to.text);
+    // LoopBoundReevaluated: a `to` that is not a literal, a variable or an
+    // atomic is taken for loop-invariant and recomputed before every
+    // iteration (as a C `for` condition), so the body's Assigns move it.
+    const bool reevaluated = mutant_active(Mutant::LoopBoundReevaluated) &&
+                             !loop.to->as<expr::Var>() && !loop.to->as<expr::LitU32>() &&
+                             !loop.to->as<expr::Atomic>();
+    const Value hi = reevaluated ? Value{"h" + std::to_string(next_temp_++), DataType::U32}
+                                 : temp(DataType::U32, to.text);
+    if (reevaluated) line("uint " + hi.text + " = " + to.text + ";");
     const std::string counter = "c" + std::to_string(next_temp_++);
     // Half-open: the counter never passes `hi`, so it cannot wrap.
     line("uint " + counter + " = " + lo.text + ";");
     const char* below = mutant_active(Mutant::LoopBoundInclusive) ? " <= " : " < ";
     line("for (; " + counter + below + hi.text + "; ++" + counter + ") {");
     ++indent_;
+    if (reevaluated) {
+      line(hi.text + " = " + expr(*loop.to).text + ";");
+      line("if (" + counter + " >= " + hi.text + ") break;");
+    }
+    if (if_depth_ > 0) ++loop_under_if_depth_;
+    loop_ends_.push_back(counter + " = " + hi.text);
     if (iface_.loop_iteration_budget != 0) {
       line("if (++vyre_iterations > " + std::to_string(iface_.loop_iteration_budget) +
            "u) { vyre_control.budget_exhausted = 1u; return; }");
@@ -233,6 +249,8 @@ class Emitter {
     scopes_.back()[loop.var] = {{var, DataType::U32}, false};
     for (const Node& n : loop.body) node(n);
     scopes_.pop_back();
+    loop_ends_.pop_back();
+    if (if_depth_ > 0) --loop_under_if_depth_;
     --indent_;
     line("}");
     // Only `hi` ends a loop (Return leaves main): a driver that stops loops
@@ -242,7 +260,14 @@ class Emitter {
     line("}");
   }
 
-  void statement(const node::Return&, SourceLoc) { line("return;"); }
+  void statement(const node::Return&, SourceLoc) {
+    // ReturnInLoopUnderIfBreaks: a structurizer lowers a Return inside a
+    // Loop inside an If as finishing that loop (its count run out), so the
+    // invocation goes on after the loop.
+    if (mutant_active(Mutant::ReturnInLoopUnderIfBreaks) && loop_under_if_depth_ > 0)
+      return line("{ " + loop_ends_.back() + "; break; }");
+    line("return;");
+  }
 
   void statement(const node::Block& block, SourceLoc) {
     line("{");
@@ -295,7 +320,16 @@ class Emitter {
     const GlslBuffer* b = buffer(load.buffer, loc);
     const Value index = expr(*load.index);
     if (error_ || !expect_u32(index, "a load index", loc)) return {"0u", DataType::U32};
-    return temp(b->decl->element, buffers_.load(*b) + "(" + index.text + ")");
+    if (!mutant_active(Mutant::LoadReusedAcrossStore))
+      return temp(b->decl->element, buffers_.load(*b) + "(" + index.text + ")");
+    // LoadReusedAcrossStore: a common-subexpression pass reuses an earlier
+    // load of the same buffer and index text still in scope, blind to the
+    // stores and atomics between them.
+    const std::string key = "#load " + load.buffer + "[" + index.text + "]";
+    if (const Binding* cached = lookup(key)) return cached->value;
+    const Value v = temp(b->decl->element, buffers_.load(*b) + "(" + index.text + ")");
+    scopes_.back()[key] = {v, false};
+    return v;
   }
 
   Value expression(const expr::BufLen& len, SourceLoc loc) {
@@ -393,6 +427,10 @@ class Emitter {
 
   Value expression(const expr::Select& sel, SourceLoc loc) {
     // cond, then both arms (their side effects always happen), then pick.
+    if (mutant_active(Mutant::SelectLazyUnlessAtomicArm) && !sel.if_true->as<expr::Atomic>() &&
+        !sel.if_false->as<expr::Atomic>()) {
+      return lazy_select(sel, loc);
+    }
     Value cond;
     Value yes;
     Value no;
@@ -419,7 +457,50 @@ class Emitter {
     return temp(yes.type, *test + " ? " + yes.text + " : " + no.text);
   }
 
+  /// SelectLazyUnlessAtomicArm: a purity check that looks only at each arm's
+  /// root takes arms without a bare atomic for pure and evaluates only the
+  /// chosen one, dropping the side effects of atomics nested in the other.
+  Value lazy_select(const expr::Select& sel, SourceLoc loc) {
+    const Value cond = expr(*sel.cond);
+    if (error_) return {"0u", DataType::U32};
+    const auto test = truth(cond, loc);
+    if (!test) return {"0u", DataType::U32};
+    const std::string result = "s" + std::to_string(next_temp_++);
+    const size_t declaration = body_.size();
+    line("if " + (test->front() == '(' ? *test : "(" + *test + ")") + " {");
+    ++indent_;
+    const Value yes = expr(*sel.if_true);
+    line(result + " = " + yes.text + ";");
+    --indent_;
+    line("} else {");
+    ++indent_;
+    const Value no = expr(*sel.if_false);
+    line(result + " = " + no.text + ";");
+    --indent_;
+    line("}");
+    if (error_) return {"0u", DataType::U32};
+    std::string decl(static_cast<size_t>(indent_) * 2, ' ');
+    decl += std::string(glsl_type(yes.type)->value) + " " + result + ";\n";
+    body_.insert(declaration, decl);
+    return {result, yes.type};
+  }
+
   Value expression(const expr::Cast& cast, SourceLoc loc) {
+    if (const auto* inner = cast.value->as<expr::Cast>();
+        inner != nullptr && mutant_active(Mutant::CastOfCastFolded)) {
+      // CastOfCastFolded: a peephole pass drops the inner cast, casting the
+      // innermost value straight to the outer target (or not at all).
+      const Value source = expr(*inner->value);
+      if (error_) return {"0u", DataType::U32};
+      if (source.type == cast.target) return source;
+      if (const auto folded = glsl_cast_pattern(source.type, cast.target))
+        return temp(cast.target, expand(*folded, {source.text}));
+      return temp(cast.target,
+                  expand(*glsl_cast_pattern(inner->target, cast.target),
+                         {temp(inner->target, expand(*glsl_cast_pattern(source.type, inner->target),
+                                                     {source.text}))
+                              .text}));
+    }
     const Value v = expr(*cast.value);
     if (error_) return {"0u", DataType::U32};
     const auto pattern = glsl_cast_pattern(v.type, cast.target);
@@ -464,6 +545,12 @@ class Emitter {
   std::string body_;
   int indent_ = 0;
   int inline_depth_ = 0;
+  /// Ifs open around the statement being lowered (ReturnInLoopUnderIfBreaks).
+  int if_depth_ = 0;
+  /// Loops open inside some If (ReturnInLoopUnderIfBreaks).
+  int loop_under_if_depth_ = 0;
+  /// "counter = hi" of each open loop, innermost last (ReturnInLoopUnderIfBreaks).
+  std::vector<std::string> loop_ends_;
   uint64_t next_temp_ = 0;
   uint64_t next_local_ = 0;
   std::optional<Error> error_;

@@ -28,7 +28,7 @@ endif()
 
 file(READ ${DOC} doc)
 foreach(row IN LISTS def_rows)
-  if(NOT row MATCHES "^VYRE_MUTANT\\(([A-Za-z0-9]+), ([a-z]+), (true|false), \"([^\"]*)\"\\)")
+  if(NOT row MATCHES "^VYRE_MUTANT\\(([A-Za-z0-9]+), ([a-z0-9]+), (true|false), \"([^\"]*)\"\\)")
     message(FATAL_ERROR "cannot read the mutants.def row: ${row}")
   endif()
   set(kind deterministic)

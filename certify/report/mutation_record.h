@@ -20,17 +20,18 @@ struct SurvivingMutant {
 
 /// The catalogue measured (its name and version).
 inline constexpr std::string_view kMutantCatalogue = "vulkan-mutants";
-inline constexpr uint32_t kMutantCatalogueVersion = 1;
+inline constexpr uint32_t kMutantCatalogueVersion = 2;
 /// Where and how the score was measured.
 inline constexpr std::string_view kMutationDevice = "llvmpipe (lavapipe)";
 inline constexpr std::string_view kMutationLevel = "L3";
 inline constexpr uint32_t kMutationRuns = 2;
 /// The score: mutants in the catalogue, and those the suite rejected.
-inline constexpr uint32_t kMutantsTotal = 59;
+inline constexpr uint32_t kMutantsTotal = 64;
 inline constexpr uint32_t kMutantsKilled = 54;
 
 /// The mutants that survive on that device, each with its reason (equivalent
-/// there, or not reachable by the certification run yet).
+/// there, not reachable by the certification run yet, or, family l5, missed
+/// by the hand-written levels on purpose and killed by L5's random programs).
 inline constexpr SurvivingMutant kSurvivingMutants[] = {
     {"ShlCountUnmasked",
      "equivalent on x86 (lavapipe): the CPU masks shift counts to 5 bits as the spec does; run on "
@@ -47,6 +48,11 @@ inline constexpr SurvivingMutant kSurvivingMutants[] = {
     {"CompareIgnoresLastWord",
      "it only hides differences between runs, so it shows only with another nondeterministic "
      "bug"},
+    {"CastOfCastFolded", "missed by L1-L4 by design: killed by L5 (l5_catches test)"},
+    {"SelectLazyUnlessAtomicArm", "missed by L1-L4 by design: killed by L5 (l5_catches test)"},
+    {"LoopBoundReevaluated", "missed by L1-L4 by design: killed by L5 (l5_catches test)"},
+    {"ReturnInLoopUnderIfBreaks", "missed by L1-L4 by design: killed by L5 (l5_catches test)"},
+    {"LoadReusedAcrossStore", "missed by L1-L4 by design: killed by L5 (l5_catches test)"},
 };
 
 /// kSurvivingMutants as a span.
