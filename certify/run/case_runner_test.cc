@@ -15,28 +15,12 @@
 #include <optional>
 #include <string>
 
+#include "certify/run/plus_one_case_for_tests.h"
 #include "spec/ir/builder.h"
 #include "spec/ir/host_words.h"
 
 namespace vyre::certify {
 namespace {
-
-/// `out[i] = in[i] + 1` for four invocations in one workgroup.
-SuiteCase plus_one_case() {
-  using namespace vyre::build;
-  Program p{{storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
-            {4, 1, 1},
-            {store("out", invocation_id(0), add(load("in", invocation_id(0)), u32(1)))}};
-  DispatchCase d;
-  d.test_case = TestCase{"plus_one",
-                         std::move(p),
-                         Grid{{1, 1, 1}},
-                         {{"in", to_bytes({1, 2, 3, 0xFFFFFFFF})}, {"out", to_bytes({0, 0, 0, 0})}},
-                         std::nullopt};
-  // No buffer to poison: one variant, so run k of the case is dispatch k.
-  d.poisonable = std::vector<std::string>{};
-  return SuiteCase{"L1/test/plus_one", Level::L1, "hand-written", {}, std::move(d)};
-}
 
 /// The single-dispatch body of `c`.
 DispatchCase& dispatch_of(SuiteCase& c) {

@@ -11,27 +11,12 @@
 #include <thread>
 
 #include "certify/run/certification_run.h"
+#include "certify/run/plus_one_case_for_tests.h"
 #include "spec/ir/builder.h"
 #include "spec/ir/host_words.h"
 
 namespace vyre::certify {
 namespace {
-
-/// `out[i] = in[i] + 1` for four invocations, named `id`.
-SuiteCase plus_one_case(const std::string& id) {
-  using namespace vyre::build;
-  Program p{{storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
-            {4, 1, 1},
-            {store("out", invocation_id(0), add(load("in", invocation_id(0)), u32(1)))}};
-  DispatchCase d;
-  d.test_case = TestCase{"plus_one",
-                         std::move(p),
-                         Grid{{1, 1, 1}},
-                         {{"in", to_bytes({1, 2, 3, 0xFFFFFFFF})}, {"out", to_bytes({0, 0, 0, 0})}},
-                         std::nullopt};
-  d.poisonable = std::vector<std::string>{};
-  return SuiteCase{id, Level::L1, "hand-written", {}, std::move(d)};
-}
 
 /// A backend answering every dispatch with `answer`.
 class ScriptedBackend final : public Backend {
