@@ -29,6 +29,11 @@ class Run {
   Run(VulkanDevice& device, BufferPool& pool, const DispatchRequest& request)
       : device_(device), vk_(device.api()), request_(request), buffers_(pool) {}
 
+  // One submission: the staged path records its upload copies, the dispatch
+  // and its readback copies in one command buffer (with barriers between),
+  // so a dispatch waits on the device once, not three times. So upload_ms
+  // and readback_ms time the host's side (buffers, staging writes and
+  // reads), and execute_ms the whole submission, device copies included.
   DispatchOutcome run() {
     auto start = Clock::now();
     if (!upload()) return finish();
@@ -37,7 +42,7 @@ class Run {
     if (!execute()) return finish();
     outcome_.timing.execute_ms = ms_since(start);
     start = Clock::now();
-    if (!read_back()) return finish();
+    read_back();
     outcome_.timing.readback_ms = ms_since(start);
     outcome_.status = Status::Ok;
     outcome_.outputs = returned_outputs(std::move(outcome_.outputs));
@@ -103,16 +108,42 @@ class Run {
     Result<DeviceBuffer*> staging = buffers_.create(staging_bytes, MemoryPlace::Staging);
     if (!staging.ok()) return fail(staging.error());
     staging_ = *staging;
-    Result<VkCommandBuffer> cmd = device_.begin();
-    if (!cmd.ok()) return fail(cmd.error());
-    for (const Binding& b : bindings_) {
+    for (const Binding& b : bindings_)
       fill(staging_->mapped + b.staging_offset, b.size, *b.bytes, b.access);
+    return true;
+  }
+
+  /// Staged path: the staging buffer's bytes into every device buffer, made
+  /// visible to the shader.
+  void record_upload(VkCommandBuffer cmd) {
+    for (const Binding& b : bindings_) {
       if (mutant_active(Mutant::StagingUploadSkipsUniform) && b.access == BufferAccess::Uniform)
         continue;
       const VkBufferCopy region{b.staging_offset, 0, b.size};
-      vk_.vkCmdCopyBuffer(*cmd, staging_->buffer, b.device->buffer, 1, &region);
+      vk_.vkCmdCopyBuffer(cmd, staging_->buffer, b.device->buffer, 1, &region);
     }
-    return submit();
+    if (!mutant_active(Mutant::StagingUploadBarrierDropped)) {
+      memory_barrier(
+          vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT);
+    }
+  }
+
+  /// Staged path: every read_write buffer back into its staging region,
+  /// made visible to the host.
+  void record_readback(VkCommandBuffer cmd) {
+    const ShaderInterface& iface = request_.iface;
+    for (size_t i = 0; i < bindings_.size(); ++i) {
+      if (iface.buffers[i].access != BufferAccess::ReadWrite) continue;
+      const VkDeviceSize to = mutant_active(Mutant::StagingReadbackFirstRegion)
+                                  ? bindings_[0].staging_offset
+                                  : bindings_[i].staging_offset;
+      const VkBufferCopy region{0, to, bindings_[i].size};
+      vk_.vkCmdCopyBuffer(cmd, bindings_[i].device->buffer, staging_->buffer, 1, &region);
+    }
+    memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   }
 
   /// The host bytes, then zeros up to `size`.
@@ -178,12 +209,8 @@ class Run {
     Result<VkCommandBuffer> begun = device_.begin();
     if (!begun.ok()) return fail(begun.error());
     const VkCommandBuffer cmd = *begun;
-    if (request_.staged && !mutant_active(Mutant::StagingUploadBarrierDropped)) {
-      memory_barrier(
-          vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT);
-    }
+    const bool staged = staging_ != nullptr;
+    if (staged) record_upload(cmd);
     vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
     if (pipeline.set != VK_NULL_HANDLE) {
       vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1,
@@ -198,6 +225,7 @@ class Run {
     memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                    VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT);
+    if (staged) record_readback(cmd);
     if (!submit()) return false;
     uint32_t control[2] = {0, 0};
     if (control_ != nullptr) std::memcpy(control, control_->mapped, sizeof control);
@@ -213,31 +241,18 @@ class Run {
     return true;
   }
 
-  bool read_back() {
+  /// The read_write buffers' bytes, from the staging buffer (staged) or the
+  /// mapped device buffers.
+  void read_back() {
     const ShaderInterface& iface = request_.iface;
-    if (request_.staged && !bindings_.empty()) {
-      Result<VkCommandBuffer> cmd = device_.begin();
-      if (!cmd.ok()) return fail(cmd.error());
-      for (size_t i = 0; i < bindings_.size(); ++i) {
-        if (iface.buffers[i].access != BufferAccess::ReadWrite) continue;
-        const VkDeviceSize to = mutant_active(Mutant::StagingReadbackFirstRegion)
-                                    ? bindings_[0].staging_offset
-                                    : bindings_[i].staging_offset;
-        const VkBufferCopy region{0, to, bindings_[i].size};
-        vk_.vkCmdCopyBuffer(*cmd, bindings_[i].device->buffer, staging_->buffer, 1, &region);
-      }
-      memory_barrier(vk_, *cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-      if (!submit()) return false;
-    }
     for (size_t i = 0; i < bindings_.size(); ++i) {
       if (iface.buffers[i].access != BufferAccess::ReadWrite) continue;
       const Binding& b = bindings_[i];
-      const uint8_t* src = request_.staged ? staging_->mapped + b.staging_offset : b.device->mapped;
+      const uint8_t* src =
+          staging_ != nullptr ? staging_->mapped + b.staging_offset : b.device->mapped;
       outcome_.outputs[iface.buffers[i].name] =
           ByteBuffer(src, src + read_back_bytes(b.bytes->size(), b.size));
     }
-    return true;
   }
 
   VulkanDevice& device_;
