@@ -17,7 +17,7 @@ std::string fresh_dir(const std::string& name) {
   return dir.string();
 }
 
-Report sample_report() {
+Report report_to_read_back() {
   Report r;
   r.suite_version = "9.9.9";
   r.backend = "vulkan";
@@ -72,7 +72,7 @@ Report sample_report() {
 }
 
 TEST(ReportRead, RoundTripsWhatWriteReportsWrote) {
-  const Report written = sample_report();
+  const Report written = report_to_read_back();
   const std::string dir = fresh_dir("round_trip");
   ASSERT_TRUE(write_reports(written, dir).ok());
   auto read = read_report_file(dir + "/report.json");
@@ -134,7 +134,7 @@ TEST(ReportRead, RoundTripsWhatWriteReportsWrote) {
 
 TEST(ReportRead, RefusesAnEditedReport) {
   const std::string dir = fresh_dir("edited");
-  ASSERT_TRUE(write_reports(sample_report(), dir).ok());
+  ASSERT_TRUE(write_reports(report_to_read_back(), dir).ok());
   std::ifstream in(dir + "/report.json");
   std::string text(std::istreambuf_iterator<char>(in), {});
   text.replace(text.find("\"seed\": 7"), 9, "\"seed\": 8");
@@ -146,7 +146,7 @@ TEST(ReportRead, RefusesAnEditedReport) {
 }
 
 TEST(ReportRead, RefusesABaselineThatHidesAFailure) {
-  Report r = sample_report();
+  Report r = report_to_read_back();
   r.baseline->new_failures.clear();  // L5/b fails, yet is listed nowhere
   const std::string dir = fresh_dir("hidden_failure");
   ASSERT_TRUE(write_reports(r, dir).ok());
