@@ -489,28 +489,29 @@ class Emitter {
     if (const auto* inner = cast.value->as<expr::Cast>();
         inner != nullptr && mutant_active(Mutant::CastOfCastFolded)) {
       // CastOfCastFolded: a peephole pass drops the inner cast, casting the
-      // innermost value straight to the outer target (or not at all).
+      // innermost value straight to the outer target (or not at all), where
+      // such a cast exists; otherwise both casts stay.
       const Value source = expr(*inner->value);
       if (error_) return {"0u", DataType::U32};
       if (source.type == cast.target) return source;
-      if (const auto folded = glsl_cast_pattern(source.type, cast.target))
-        return temp(cast.target, expand(*folded, {source.text}));
-      return temp(cast.target,
-                  expand(*glsl_cast_pattern(inner->target, cast.target),
-                         {temp(inner->target, expand(*glsl_cast_pattern(source.type, inner->target),
-                                                     {source.text}))
-                              .text}));
+      if (glsl_cast_pattern(source.type, cast.target)) return cast_to(source, cast.target, loc);
+      return cast_to(cast_to(source, inner->target, loc), cast.target, loc);
     }
     const Value v = expr(*cast.value);
     if (error_) return {"0u", DataType::U32};
-    const auto pattern = glsl_cast_pattern(v.type, cast.target);
+    return cast_to(v, cast.target, loc);
+  }
+
+  /// `v` cast to `target`; fails (and gives a placeholder) where no cast exists.
+  Value cast_to(const Value& v, DataType target, SourceLoc loc) {
+    if (error_) return {"0u", DataType::U32};
+    const auto pattern = glsl_cast_pattern(v.type, target);
     if (!pattern) {
-      fail("no cast from " + std::string(name_of(v.type)) + " to " +
-               std::string(name_of(cast.target)),
+      fail("no cast from " + std::string(name_of(v.type)) + " to " + std::string(name_of(target)),
            loc);
       return {"0u", DataType::U32};
     }
-    return temp(cast.target, expand(*pattern, {v.text}));
+    return temp(target, expand(*pattern, {v.text}));
   }
 
   Value expression(const expr::Atomic& atomic, SourceLoc loc) {

@@ -5,13 +5,30 @@
 # case failing on wrong output (status `fail`: a verdict such as `not
 # supported` would blame the device, not the lowering) and its reduced repro
 # written.
-#   -DCLI=vyre-certify-mutants -DOUT_DIR=dir -DMUTANTS=A;B;... [-DRUNS=2] [-DRUN_TIMEOUT=s]
+# The mutants are the binary's own family `l5` (VYRE_MUTANT=list, from the
+# one table mutants.def); none listed fails the test.
+#   -DCLI=vyre-certify-mutants -DOUT_DIR=dir [-DRUNS=2] [-DRUN_TIMEOUT=s]
 cmake_minimum_required(VERSION 3.25)
-foreach(var CLI OUT_DIR MUTANTS)
+foreach(var CLI OUT_DIR)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     message(FATAL_ERROR "l5_catches_test.cmake needs -D${var}=...")
   endif()
 endforeach()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env VYRE_MUTANT=list ${CLI}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE listing ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "VYRE_MUTANT=list ${CLI} failed (${rc}): ${err}")
+endif()
+string(REPLACE "\n" ";" rows "${listing}")
+set(MUTANTS "")
+foreach(row IN LISTS rows)
+  if(row MATCHES "^([A-Za-z0-9]+)\tl5\t")
+    list(APPEND MUTANTS ${CMAKE_MATCH_1})
+  endif()
+endforeach()
+if(MUTANTS STREQUAL "")
+  message(FATAL_ERROR "the catalogue lists no mutant of family l5: nothing would be tested")
+endif()
 if(NOT DEFINED RUNS)
   set(RUNS 2)
 endif()
