@@ -175,6 +175,12 @@ class Backend {
   /// off the critical path. Best effort: a failure here is left for the
   /// dispatch to report. The default does nothing.
   virtual void prepare(const CompiledProgram& program) { (void)program; }
+  /// How many dispatch() calls may usefully run at once, each on its own
+  /// thread (alongside compile() and prepare() on others): the certifier
+  /// runs that many of a host-driven case's runs side by side, so that one
+  /// run's submissions overlap another's host work and round trips. 1 by
+  /// default: one call at a time.
+  virtual uint32_t concurrent_dispatches() const { return 1; }
 };
 
 /// Records run `run`'s outputs in `outcome` (the first run's, or a differing

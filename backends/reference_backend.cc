@@ -102,42 +102,26 @@ class ReferenceBackend final : public Backend {
 
   DispatchOutcome dispatch(const CompiledProgram& compiled, const BufferSet& inputs,
                            const Grid& grid) override {
-    const auto* program = dynamic_cast<const ReferenceProgram*>(&compiled);
-    if (program == nullptr) {
-      return {
-          Status::Error, "the program was compiled by another backend than `reference`", {}, {}};
-    }
-    if (std::optional<std::string> past = past_invocation_limit(program->program(), grid)) {
-      return {Status::NotSupported, *past, {}, {}};
-    }
-    const auto start = std::chrono::steady_clock::now();
-    Result<reference::RunResult> run = reference::run(program->program(), inputs, grid);
-    DispatchOutcome outcome;
-    outcome.timing.execute_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (!run.ok()) {
-      outcome.status = Status::Error;
-      outcome.message = run.error().message;
-    } else if (!run->conforming()) {
-      outcome.status = Status::Error;
-      outcome.message = describe(run->violations);
-    } else {
-      outcome.status = Status::Ok;
-      outcome.outputs = std::move(run->outputs);
-    }
-    return outcome;
+    return interpret(compiled, inputs, grid, /*checks=*/true);
   }
 
-  /// Run 0 first, then the others on every host core (BackendOptions::
-  /// host_threads) when run 0 took at least kParallelRunMinMs: the interpreter
-  /// is a pure function of its inputs, so runs share nothing. Submissions mean
-  /// nothing here (every run is its own execution); each run counts as one.
+  /// The interpreter is a pure function of its inputs: calls share nothing.
+  uint32_t concurrent_dispatches() const override { return threads(); }
+
+  /// Run 0 first, with the interpreter's race and barrier checks; then the
+  /// others on every host core (BackendOptions::host_threads) when run 0 took
+  /// at least kParallelRunMinMs: the interpreter is a pure function of its
+  /// inputs, so runs share nothing. The later runs skip the checks: whether a
+  /// run conforms is a function of the program, its inputs and the schedule,
+  /// all the same as run 0's, so run 0 already gave the verdict, and the later
+  /// runs still check that the bytes are the same. Submissions mean nothing
+  /// here (every run is its own execution); each run counts as one.
   BatchOutcome dispatch_runs(const CompiledProgram& compiled, const BufferSet& inputs,
                              const Grid& grid, const BatchOptions& options) override {
     const auto start = std::chrono::steady_clock::now();
     const uint32_t runs = std::max<uint32_t>(options.runs, 1);
     BatchOutcome outcome;
-    DispatchOutcome first = dispatch(compiled, inputs, grid);
+    DispatchOutcome first = interpret(compiled, inputs, grid, /*checks=*/true);
     outcome.dispatches = 1;
     if (first.status != Status::Ok) {
       outcome.status = first.status;
@@ -157,6 +141,39 @@ class ReferenceBackend final : public Backend {
   }
 
  private:
+  /// One run of a program this backend compiled (so validated): `checks`
+  /// selects the interpreter's race and divergent-barrier observers.
+  DispatchOutcome interpret(const CompiledProgram& compiled, const BufferSet& inputs,
+                            const Grid& grid, bool checks) {
+    const auto* program = dynamic_cast<const ReferenceProgram*>(&compiled);
+    if (program == nullptr) {
+      return {
+          Status::Error, "the program was compiled by another backend than `reference`", {}, {}};
+    }
+    if (std::optional<std::string> past = past_invocation_limit(program->program(), grid)) {
+      return {Status::NotSupported, *past, {}, {}};
+    }
+    const auto start = std::chrono::steady_clock::now();
+    reference::RunOptions run_options;
+    run_options.checks = checks;
+    Result<reference::RunResult> run =
+        reference::run_unvalidated(program->program(), inputs, grid, run_options);
+    DispatchOutcome outcome;
+    outcome.timing.execute_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!run.ok()) {
+      outcome.status = Status::Error;
+      outcome.message = run.error().message;
+    } else if (!run->conforming()) {
+      outcome.status = Status::Error;
+      outcome.message = describe(run->violations);
+    } else {
+      outcome.status = Status::Ok;
+      outcome.outputs = std::move(run->outputs);
+    }
+    return outcome;
+  }
+
   uint32_t threads() const {
     return host_threads_ != 0 ? host_threads_ : std::max(1u, std::thread::hardware_concurrency());
   }
@@ -175,7 +192,7 @@ class ReferenceBackend final : public Backend {
     std::optional<std::pair<uint32_t, DispatchOutcome>> failure;
     const auto worker = [&] {
       for (uint32_t run = next.fetch_add(1); run < runs; run = next.fetch_add(1)) {
-        DispatchOutcome one = dispatch(compiled, inputs, grid);
+        DispatchOutcome one = interpret(compiled, inputs, grid, /*checks=*/false);
         const bool same = one.status == Status::Ok && one.outputs == outcome.first_outputs;
         std::lock_guard lock(mutex);
         ++outcome.dispatches;

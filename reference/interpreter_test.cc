@@ -146,7 +146,7 @@ TEST(Interpreter, StepBudgetStopsEmptyLoopBody) {
 }
 
 /// Lane 0 alone loops `trips` times in workgroups of 64 lanes; the others
-/// skip the loop. Without barriers, 32 workgroups share one 2048-lane batch.
+/// skip the loop. A workgroup is a batch of 64 lanes (kTargetBatchLanes).
 Program one_lane_loops(uint32_t trips) {
   return Program{{storage("out", 0, BufferAccess::ReadWrite)},
                  {64, 1, 1},
@@ -155,19 +155,22 @@ Program one_lane_loops(uint32_t trips) {
 }
 
 TEST(Interpreter, StepBudgetChargesTheLanesComputedNotJustTheActiveOnes) {
-  // Each iteration computes at least the 2048 lanes of the batch, so 1000
-  // iterations take >= 2,048,000 steps, past a budget of 1,000,000. Counting
-  // active lanes only (1 per node, +16 per statement) it would be ~40,000.
-  // In a 64-lane batch (grid 1) they take ~1000 * (64 * 4 + 32) = 288,000.
-  RunOptions options;
-  options.step_budget = 1'000'000;
+  // Each iteration's four nodes compute the 64 lanes of the batch: 1000
+  // iterations take ~1000 * (64 * 4 + 4 * 16) = 320,000 steps, past a budget
+  // of 200,000. Counting active lanes only (1 per node, +16 per node) they
+  // would take ~68,000.
   const BufferSet out = {{"out", to_bytes({0})}};
-  const Result<RunResult> wide = run(one_lane_loops(1000), out, Grid{{32, 1, 1}}, options);
-  ASSERT_FALSE(wide.ok());
-  EXPECT_NE(wide.error().message.find("step budget"), std::string::npos) << wide.error().message;
-  const Result<RunResult> narrow = run(one_lane_loops(1000), out, Grid{{1, 1, 1}}, options);
-  ASSERT_TRUE(narrow.ok()) << narrow.error().message;
-  EXPECT_EQ(to_words(narrow->outputs.at("out")), std::vector<uint32_t>{999});
+  RunOptions tight;
+  tight.step_budget = 200'000;
+  const Result<RunResult> stopped = run(one_lane_loops(1000), out, Grid{{1, 1, 1}}, tight);
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_NE(stopped.error().message.find("step budget"), std::string::npos)
+      << stopped.error().message;
+  RunOptions roomy;
+  roomy.step_budget = 1'000'000;
+  const Result<RunResult> done = run(one_lane_loops(1000), out, Grid{{1, 1, 1}}, roomy);
+  ASSERT_TRUE(done.ok()) << done.error().message;
+  EXPECT_EQ(to_words(done->outputs.at("out")), std::vector<uint32_t>{999});
 }
 
 TEST(Interpreter, StepBudgetStopsARunawayLaneInAWideGrid) {

@@ -30,19 +30,28 @@ BufferPool::~BufferPool() {
 Result<DeviceBuffer> BufferPool::acquire(VkDeviceSize size, MemoryPlace place,
                                          bool& out_of_memory) {
   const VkDeviceSize rounded = size_class(size);
-  if (auto it = free_.find({place, rounded}); it != free_.end()) {
-    DeviceBuffer buffer = it->second;
-    free_.erase(it);
-    kept_bytes_ -= buffer.size;
-    return buffer;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = free_.find({place, rounded}); it != free_.end()) {
+      DeviceBuffer buffer = it->second;
+      free_.erase(it);
+      kept_bytes_ -= buffer.size;
+      return buffer;
+    }
   }
   return create(rounded, place, out_of_memory);
 }
 
 void BufferPool::release(const DeviceBuffer& buffer, MemoryPlace place) {
-  if (kept_bytes_ + buffer.size > max_kept_bytes_) return destroy(buffer);
-  free_.insert({{place, buffer.size}, buffer});
-  kept_bytes_ += buffer.size;
+  {
+    std::lock_guard lock(mutex_);
+    if (kept_bytes_ + buffer.size <= max_kept_bytes_) {
+      free_.insert({{place, buffer.size}, buffer});
+      kept_bytes_ += buffer.size;
+      return;
+    }
+  }
+  destroy(buffer);
 }
 
 Result<DeviceBuffer> BufferPool::create(VkDeviceSize size, MemoryPlace place,

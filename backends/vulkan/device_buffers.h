@@ -6,6 +6,7 @@
 
 #include <deque>
 #include <map>
+#include <mutex>
 #include <utility>
 
 #include "backends/vulkan/vulkan_device.h"
@@ -28,7 +29,8 @@ enum class MemoryPlace : uint8_t {
 };
 
 /// Free buffers of one device by place and size class. Every buffer can serve
-/// as storage, uniform and copy source or destination.
+/// as storage, uniform and copy source or destination. Thread-safe: the runs
+/// of a host-driven case dispatch from several threads at once.
 class BufferPool {
  public:
   /// Keeps at most `max_kept_bytes` of free buffers; more are freed.
@@ -52,6 +54,7 @@ class BufferPool {
 
   const VulkanDevice& device_;
   VkDeviceSize max_kept_bytes_;
+  std::mutex mutex_;  ///< Guards kept_bytes_ and free_; creating buffers runs outside it.
   VkDeviceSize kept_bytes_ = 0;
   std::multimap<std::pair<MemoryPlace, VkDeviceSize>, DeviceBuffer> free_;
 };

@@ -2,6 +2,7 @@
 #include "backends/vulkan/dispatch_run.h"
 
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "backends/elapsed_ms.h"
@@ -27,7 +28,11 @@ struct Binding {
 class Run {
  public:
   Run(VulkanDevice& device, BufferPool& pool, const DispatchRequest& request)
-      : device_(device), vk_(device.api()), request_(request), buffers_(pool) {}
+      : device_(device),
+        vk_(device.api()),
+        request_(request),
+        buffers_(pool),
+        descriptor_set_(device, request.pipeline) {}
 
   // One submission: the staged path records its upload copies, the dispatch
   // and its readback copies in one command buffer (with barriers between),
@@ -156,7 +161,9 @@ class Run {
   /// FlakyStaleOutputs: once in a while, the previous dispatch's outputs of
   /// the same names and sizes come back instead of this one's.
   void return_stale_outputs() {
+    static std::mutex mutex;  // Runs of a host-driven case dispatch on several threads.
     static BufferSet previous;
+    std::lock_guard lock(mutex);
     const bool stale = mutant_fires(Mutant::FlakyStaleOutputs);
     for (auto& [name, bytes] : outcome_.outputs) {
       auto it = previous.find(name);
@@ -181,11 +188,13 @@ class Run {
       infos.push_back({bindings_[i].device->buffer, 0, uniform ? uniform_range(range) : range});
     }
     if (control_ != nullptr) infos.push_back({control_->buffer, 0, kControlBufferBytes});
+    Result<VkDescriptorSet> set = descriptor_set_.acquire();
+    if (!set.ok()) return fail(set.error());
     std::vector<VkWriteDescriptorSet> writes;
     for (uint32_t i = 0; i < infos.size(); ++i) {
       VkWriteDescriptorSet w{};
       w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-      w.dstSet = pipeline.set;
+      w.dstSet = *set;
       w.dstBinding = i;
       w.descriptorCount = 1;
       const bool uniform =
@@ -212,9 +221,9 @@ class Run {
     const bool staged = staging_ != nullptr;
     if (staged) record_upload(cmd);
     vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-    if (pipeline.set != VK_NULL_HANDLE) {
+    if (*set != VK_NULL_HANDLE) {
       vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1,
-                                  &pipeline.set, 0, nullptr);
+                                  &*set, 0, nullptr);
     }
     if (!counts.empty()) {
       vk_.vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
@@ -259,6 +268,7 @@ class Run {
   const VulkanApi& vk_;
   const DispatchRequest& request_;
   DispatchBuffers buffers_;
+  DescriptorSetLease descriptor_set_;
   std::vector<Binding> bindings_;
   DeviceBuffer* control_ = nullptr;
   DeviceBuffer* staging_ = nullptr;

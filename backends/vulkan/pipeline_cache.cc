@@ -9,6 +9,34 @@ namespace vyre::vulkan {
 
 namespace {
 
+/// A descriptor pool of `sizes` with one set of `layout` allocated from it;
+/// `pool` is set as soon as it exists, so that the caller frees it either way.
+Result<VkDescriptorSet> make_descriptor_set(const VulkanDevice& device,
+                                            const std::vector<VkDescriptorPoolSize>& sizes,
+                                            VkDescriptorSetLayout layout, VkDescriptorPool& pool) {
+  const VulkanApi& vk = device.api();
+  VkDescriptorPoolCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+  info.maxSets = 1;
+  info.poolSizeCount = static_cast<uint32_t>(sizes.size());
+  info.pPoolSizes = sizes.data();
+  if (VkResult r = vk.vkCreateDescriptorPool(device.device(), &info, nullptr, &pool);
+      r != VK_SUCCESS) {
+    pool = VK_NULL_HANDLE;
+    return vk_error("vkCreateDescriptorPool", r);
+  }
+  VkDescriptorSetAllocateInfo alloc{};
+  alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+  alloc.descriptorPool = pool;
+  alloc.descriptorSetCount = 1;
+  alloc.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  if (VkResult r = vk.vkAllocateDescriptorSets(device.device(), &alloc, &set); r != VK_SUCCESS) {
+    return vk_error("vkAllocateDescriptorSets", r);
+  }
+  return set;
+}
+
 /// Destroys what `p` holds on `device` (null handles are skipped), unless
 /// the device was abandoned with work in flight.
 void destroy_pipeline(const VulkanDevice& device, const Pipeline& p) {
@@ -16,6 +44,7 @@ void destroy_pipeline(const VulkanDevice& device, const Pipeline& p) {
   const VulkanApi& vk = device.api();
   const VkDevice dev = device.device();
   if (p.pool != VK_NULL_HANDLE) vk.vkDestroyDescriptorPool(dev, p.pool, nullptr);
+  for (VkDescriptorPool spare : p.spare->pools) vk.vkDestroyDescriptorPool(dev, spare, nullptr);
   if (p.pipeline != VK_NULL_HANDLE) vk.vkDestroyPipeline(dev, p.pipeline, nullptr);
   if (p.layout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(dev, p.layout, nullptr);
   if (p.set_layout != VK_NULL_HANDLE) vk.vkDestroyDescriptorSetLayout(dev, p.set_layout, nullptr);
@@ -151,25 +180,11 @@ Result<std::shared_ptr<const Pipeline>> PipelineCache::build(const SpirvWords& s
   }
 
   if (!bindings.empty()) {
-    std::vector<VkDescriptorPoolSize> sizes;
-    if (storage != 0) sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storage});
-    if (uniform != 0) sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform});
-    VkDescriptorPoolCreateInfo pool{};
-    pool.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-    pool.maxSets = 1;
-    pool.poolSizeCount = static_cast<uint32_t>(sizes.size());
-    pool.pPoolSizes = sizes.data();
-    if (VkResult r = vk.vkCreateDescriptorPool(dev, &pool, nullptr, &p.pool); r != VK_SUCCESS) {
-      return vk_error("vkCreateDescriptorPool", r);
-    }
-    VkDescriptorSetAllocateInfo alloc{};
-    alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-    alloc.descriptorPool = p.pool;
-    alloc.descriptorSetCount = 1;
-    alloc.pSetLayouts = &p.set_layout;
-    if (VkResult r = vk.vkAllocateDescriptorSets(dev, &alloc, &p.set); r != VK_SUCCESS) {
-      return vk_error("vkAllocateDescriptorSets", r);
-    }
+    if (storage != 0) p.pool_sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storage});
+    if (uniform != 0) p.pool_sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform});
+    Result<VkDescriptorSet> set = make_descriptor_set(*device_, p.pool_sizes, p.set_layout, p.pool);
+    if (!set.ok()) return set.error();
+    p.set = *set;
   }
   cleanup.armed = false;
   // The deleter holds the device: a pipeline outliving the cache (a batch
@@ -179,6 +194,41 @@ Result<std::shared_ptr<const Pipeline>> PipelineCache::build(const SpirvWords& s
     destroy_pipeline(*device, *held);
     delete held;
   });
+}
+
+Result<VkDescriptorSet> DescriptorSetLease::acquire() {
+  if (pipeline_.set == VK_NULL_HANDLE) return VkDescriptorSet{VK_NULL_HANDLE};
+  SpareDescriptorSets& spare = *pipeline_.spare;
+  {
+    std::lock_guard lock(spare.mutex);
+    if (!spare.first_taken) {
+      spare.first_taken = true;
+      return set_ = pipeline_.set;
+    }
+    if (!spare.free.empty()) {
+      set_ = spare.free.back();
+      spare.free.pop_back();
+      return set_;
+    }
+  }
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  Result<VkDescriptorSet> made =
+      make_descriptor_set(device_, pipeline_.pool_sizes, pipeline_.set_layout, pool);
+  std::lock_guard lock(spare.mutex);
+  if (pool != VK_NULL_HANDLE) spare.pools.push_back(pool);  // Freed with the pipeline.
+  if (!made.ok()) return made.error();
+  return set_ = *made;
+}
+
+DescriptorSetLease::~DescriptorSetLease() {
+  if (set_ == VK_NULL_HANDLE) return;
+  SpareDescriptorSets& spare = *pipeline_.spare;
+  std::lock_guard lock(spare.mutex);
+  if (set_ == pipeline_.set) {
+    spare.first_taken = false;
+  } else {
+    spare.free.push_back(set_);
+  }
 }
 
 }  // namespace vyre::vulkan

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "backends/vulkan/shader_interface.h"
 #include "backends/vulkan/spirv_tools.h"
@@ -13,8 +14,18 @@
 
 namespace vyre::vulkan {
 
+/// Descriptor sets of a pipeline beyond its first, for dispatches of one
+/// program that overlap (the runs of a host-driven case on several threads):
+/// each in a pool of its own, kept for reuse until the pipeline goes.
+struct SpareDescriptorSets {
+  std::mutex mutex;
+  bool first_taken = false;  ///< Pipeline::set is in use.
+  std::vector<VkDescriptorSet> free;
+  std::vector<VkDescriptorPool> pools;
+};
+
 /// The device objects of one program: its pipeline and one descriptor set
-/// that each dispatch rewrites (dispatches never overlap).
+/// that each dispatch rewrites, with spares for overlapping dispatches.
 struct Pipeline {
   VkShaderModule module = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
@@ -22,6 +33,28 @@ struct Pipeline {
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkDescriptorPool pool = VK_NULL_HANDLE;
   VkDescriptorSet set = VK_NULL_HANDLE;  ///< Null when the program binds nothing.
+  std::vector<VkDescriptorPoolSize> pool_sizes;  ///< What `pool` holds: one set's descriptors.
+  std::shared_ptr<SpareDescriptorSets> spare = std::make_shared<SpareDescriptorSets>();
+};
+
+/// A descriptor set of `pipeline` that one dispatch holds until it ends:
+/// Pipeline::set when no other dispatch has it, else a spare.
+class DescriptorSetLease {
+ public:
+  DescriptorSetLease(const VulkanDevice& device, const Pipeline& pipeline)
+      : device_(device), pipeline_(pipeline) {}
+  ~DescriptorSetLease();
+  DescriptorSetLease(const DescriptorSetLease&) = delete;
+  DescriptorSetLease& operator=(const DescriptorSetLease&) = delete;
+
+  /// The set (VK_NULL_HANDLE when the program binds nothing); an Error when
+  /// a spare could not be made.
+  Result<VkDescriptorSet> acquire();
+
+ private:
+  const VulkanDevice& device_;
+  const Pipeline& pipeline_;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
 
 /// Pipelines of one device, keyed by compiled-program id, least recently used

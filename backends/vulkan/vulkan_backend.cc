@@ -1,11 +1,13 @@
 // The vulkan backend: lazy device, compile, dispatch and recovery.
 #include "backends/vulkan/vulkan_backend.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "backends/elapsed_ms.h"
@@ -25,6 +27,9 @@ namespace {
 
 /// Pipelines kept per device; a certification run compiles far more programs.
 constexpr size_t kPipelineCacheCapacity = 128;
+/// Threads dispatching at once, at most: past this many, one more thread's
+/// round trips no longer hide behind the others' on a discrete GPU.
+constexpr uint32_t kMaxConcurrentDispatches = 8;
 /// Bytes of free buffers kept per device for later dispatches.
 constexpr VkDeviceSize kBufferPoolBytes = VkDeviceSize{256} << 20;
 
@@ -35,25 +40,36 @@ std::atomic<uint64_t> next_program_id{1};
 VulkanProgram::VulkanProgram(LoweredProgram lowered)
     : lowered_(std::move(lowered)), id_(next_program_id.fetch_add(1)) {}
 
-/// The device and its pipeline cache, as one caller holds them: shared, so
-/// a compile worker building a pipeline keeps them alive through a recovery
-/// that replaces them.
+/// The device, its pipeline cache and its buffer pool, as one caller holds
+/// them: shared, so that a compile worker building a pipeline, or a run
+/// dispatching on another thread, keeps them alive through a recovery that
+/// replaces them. Declared so that a copy going out of scope destroys the
+/// pool and the cache before the device.
 struct DeviceHandles {
   std::shared_ptr<VulkanDevice> device;
   std::shared_ptr<PipelineCache> pipelines;
+  std::shared_ptr<BufferPool> buffers;
+
+  /// Lets go of them, the pool and the cache before the device they use
+  /// (assigning {} would let go of the device first).
+  void reset() {
+    buffers.reset();
+    pipelines.reset();
+    device.reset();
+  }
 };
 
-// The run's dispatches come from one thread; compile() and prepare() may
-// come from others at the same time (compiles_concurrently), so what they
-// share (the instance, the current device and its pipeline cache) is taken
-// under `mutex`. The buffer pool is the dispatching thread's alone.
+// compile() and prepare() may come from several threads alongside the
+// dispatches (compiles_concurrently), and dispatch() from several threads at
+// once (dispatches_concurrently), so what they share (the instance and the
+// current device handles) is taken under `mutex`; the device, its pipeline
+// cache and its buffer pool are thread-safe themselves.
 struct VulkanBackend::State {
   BackendOptions options;
   std::mutex mutex;
   std::unique_ptr<VulkanInstance> instance;
   std::optional<Error> instance_error;  // Sticky: a missing loader or device stays missing.
   DeviceHandles current;
-  std::unique_ptr<BufferPool> buffers;
   // Devices abandoned with hung work: never destroyed (see VulkanDevice::abandon).
   std::vector<std::shared_ptr<VulkanDevice>> abandoned;
   std::atomic<uint64_t> pipelines_built{0};
@@ -61,8 +77,7 @@ struct VulkanBackend::State {
   std::optional<uint32_t> perturbed_run;
 
   ~State() {
-    buffers.reset();
-    current = {};
+    current.reset();
     if (!abandoned.empty() && instance) instance->leak_on_destruction();
   }
 
@@ -82,7 +97,7 @@ struct VulkanBackend::State {
       if (!created.ok()) return created.error();
       current.device = std::move(*created);
       current.pipelines = std::make_shared<PipelineCache>(current.device, kPipelineCacheCapacity);
-      buffers = std::make_unique<BufferPool>(*current.device, kBufferPoolBytes);
+      current.buffers = std::make_shared<BufferPool>(*current.device, kBufferPoolBytes);
       ++devices_created;
     }
     return current;
@@ -102,12 +117,11 @@ struct VulkanBackend::State {
     std::lock_guard lock(mutex);
     const bool hung = current.device && current.device->abandoned();
     if (!current.device || (!hung && status != Status::DeviceLost)) return;
-    buffers.reset();  // Destroys nothing on an abandoned device.
     if (hung) {
       abandoned.push_back(current.device);
       instance->leak_on_destruction();
     }
-    current = {};
+    current.reset();
   }
 
  private:
@@ -209,7 +223,7 @@ DispatchOutcome VulkanBackend::dispatch(const CompiledProgram& compiled, const B
       grid,
       state_->options.force_staging || !instance.unified_memory() || mutant_forces_staging(),
       state_->options.fence_timeout};
-  DispatchOutcome outcome = run_dispatch(*device->device, *state_->buffers, request);
+  DispatchOutcome outcome = run_dispatch(*device->device, *device->buffers, request);
   outcome.timing.setup_ms = setup_ms;
   state_->recover(outcome.status);
   return outcome;
@@ -266,7 +280,7 @@ BatchOutcome VulkanBackend::dispatch_runs(const CompiledProgram& compiled, const
       state_->options.fence_timeout,
       instance.unified_memory() ? kHostBatchSlotBytes : kDeviceBatchSlotBytes,
       state_->perturbed_run};
-  outcome = run_batch(*device->device, *state_->buffers, request);
+  outcome = run_batch(*device->device, *device->buffers, request);
   outcome.timing.setup_ms = setup_ms;
   finish_batch_timing(outcome, ms_since(start));
   state_->recover(outcome.status);
@@ -283,6 +297,10 @@ void VulkanBackend::prepare(const CompiledProgram& compiled) {
   (void)device->pipelines->get(program->id(), program->lowered().spirv, program->lowered().iface,
                                built);
   state_->pipelines_built += built ? 1 : 0;
+}
+
+uint32_t VulkanBackend::concurrent_dispatches() const {
+  return std::clamp(std::thread::hardware_concurrency(), 1u, kMaxConcurrentDispatches);
 }
 
 void VulkanBackend::perturb_run_for_testing(std::optional<uint32_t> run) {

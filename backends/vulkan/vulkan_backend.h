@@ -59,6 +59,10 @@ class VulkanBackend final : public Backend {
   /// Builds the pipeline of `program` into the pipeline cache, on the device
   /// already open (never opening one), so that its first dispatch finds it.
   void prepare(const CompiledProgram& program) override;
+  /// Each thread records into its own command buffer and waits on its own
+  /// fence; only vkQueueSubmit is serialised (DESIGN.md "Concurrent
+  /// dispatches"). One per host core, at most kMaxConcurrentDispatches.
+  uint32_t concurrent_dispatches() const override;
   /// Test only: in later batches, run `run`'s first output is overwritten on
   /// the device after it ran, to check that a differing run is reported.
   void perturb_run_for_testing(std::optional<uint32_t> run);

@@ -244,29 +244,6 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::create(const VulkanInstance&
     return vk_error("creating a Vulkan device on " + instance.capabilities().device_name, r);
   }
   api.vkGetDeviceQueue(self->device_, instance.queue_family(), 0, &self->queue_);
-  VkCommandPoolCreateInfo pool{};
-  pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-  pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-  pool.queueFamilyIndex = instance.queue_family();
-  if (VkResult r = api.vkCreateCommandPool(self->device_, &pool, nullptr, &self->pool_);
-      r != VK_SUCCESS) {
-    return vk_error("vkCreateCommandPool", r);
-  }
-  VkCommandBufferAllocateInfo alloc{};
-  alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  alloc.commandPool = self->pool_;
-  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  alloc.commandBufferCount = 1;
-  if (VkResult r = api.vkAllocateCommandBuffers(self->device_, &alloc, &self->commands_);
-      r != VK_SUCCESS) {
-    return vk_error("vkAllocateCommandBuffers", r);
-  }
-  VkFenceCreateInfo fence{};
-  fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  if (VkResult r = api.vkCreateFence(self->device_, &fence, nullptr, &self->fence_);
-      r != VK_SUCCESS) {
-    return vk_error("vkCreateFence", r);
-  }
   return self;
 }
 
@@ -274,23 +251,62 @@ VulkanDevice::~VulkanDevice() {
   if (abandoned_ || device_ == VK_NULL_HANDLE) return;
   const VulkanApi& vk = api();
   vk.vkDeviceWaitIdle(device_);
-  if (fence_ != VK_NULL_HANDLE) vk.vkDestroyFence(device_, fence_, nullptr);
-  if (pool_ != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_, pool_, nullptr);
+  for (const auto& [thread, slot] : slots_) {
+    if (slot.fence != VK_NULL_HANDLE) vk.vkDestroyFence(device_, slot.fence, nullptr);
+    if (slot.pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_, slot.pool, nullptr);
+  }
   vk.vkDestroyDevice(device_, nullptr);
 }
 
-Result<VkCommandBuffer> VulkanDevice::begin() {
+Result<VulkanDevice::CommandSlot*> VulkanDevice::slot_of_this_thread() {
+  std::lock_guard lock(slots_mutex_);
+  const std::thread::id self = std::this_thread::get_id();
+  if (auto it = slots_.find(self); it != slots_.end()) return &it->second;
   const VulkanApi& vk = api();
-  if (VkResult r = vk.vkResetCommandPool(device_, pool_, 0); r != VK_SUCCESS) {
+  CommandSlot slot;
+  // Destroys what was created when a later step fails.
+  const auto undo = [&] {
+    if (slot.pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_, slot.pool, nullptr);
+  };
+  VkCommandPoolCreateInfo pool{};
+  pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+  pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  pool.queueFamilyIndex = instance_.queue_family();
+  if (VkResult r = vk.vkCreateCommandPool(device_, &pool, nullptr, &slot.pool); r != VK_SUCCESS) {
+    return vk_error("vkCreateCommandPool", r);
+  }
+  VkCommandBufferAllocateInfo alloc{};
+  alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+  alloc.commandPool = slot.pool;
+  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  alloc.commandBufferCount = 1;
+  if (VkResult r = vk.vkAllocateCommandBuffers(device_, &alloc, &slot.commands); r != VK_SUCCESS) {
+    undo();
+    return vk_error("vkAllocateCommandBuffers", r);
+  }
+  VkFenceCreateInfo fence{};
+  fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  if (VkResult r = vk.vkCreateFence(device_, &fence, nullptr, &slot.fence); r != VK_SUCCESS) {
+    undo();
+    return vk_error("vkCreateFence", r);
+  }
+  return &(slots_[self] = slot);
+}
+
+Result<VkCommandBuffer> VulkanDevice::begin() {
+  Result<CommandSlot*> slot = slot_of_this_thread();
+  if (!slot.ok()) return slot.error();
+  const VulkanApi& vk = api();
+  if (VkResult r = vk.vkResetCommandPool(device_, (*slot)->pool, 0); r != VK_SUCCESS) {
     return vk_error("vkResetCommandPool", r);
   }
   VkCommandBufferBeginInfo info{};
   info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  if (VkResult r = vk.vkBeginCommandBuffer(commands_, &info); r != VK_SUCCESS) {
+  if (VkResult r = vk.vkBeginCommandBuffer((*slot)->commands, &info); r != VK_SUCCESS) {
     return vk_error("vkBeginCommandBuffer", r);
   }
-  return commands_;
+  return (*slot)->commands;
 }
 
 SubmitOutcome VulkanDevice::submit_and_wait(std::chrono::milliseconds timeout) {
@@ -298,23 +314,31 @@ SubmitOutcome VulkanDevice::submit_and_wait(std::chrono::milliseconds timeout) {
   const auto failed = [](Status status, const std::string& what, VkResult r) {
     return SubmitOutcome{status, what + " returned " + vk_result_name(r)};
   };
-  if (VkResult r = vk.vkEndCommandBuffer(commands_); r != VK_SUCCESS) {
+  Result<CommandSlot*> found = slot_of_this_thread();
+  if (!found.ok()) return {Status::Error, found.error().message};
+  CommandSlot& slot = **found;
+  if (VkResult r = vk.vkEndCommandBuffer(slot.commands); r != VK_SUCCESS) {
     return failed(Status::Error, "vkEndCommandBuffer", r);
   }
-  if (VkResult r = vk.vkResetFences(device_, 1, &fence_); r != VK_SUCCESS) {
+  if (VkResult r = vk.vkResetFences(device_, 1, &slot.fence); r != VK_SUCCESS) {
     return failed(r == VK_ERROR_DEVICE_LOST ? Status::DeviceLost : Status::Error, "vkResetFences",
                   r);
   }
   VkSubmitInfo submit{};
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &commands_;
-  if (VkResult r = vk.vkQueueSubmit(queue_, 1, &submit, fence_); r != VK_SUCCESS) {
-    return failed(r == VK_ERROR_DEVICE_LOST ? Status::DeviceLost : Status::Error, "vkQueueSubmit",
-                  r);
+  submit.pCommandBuffers = &slot.commands;
+  VkResult submitted;
+  {
+    std::lock_guard lock(queue_mutex_);
+    submitted = vk.vkQueueSubmit(queue_, 1, &submit, slot.fence);
+  }
+  if (submitted != VK_SUCCESS) {
+    return failed(submitted == VK_ERROR_DEVICE_LOST ? Status::DeviceLost : Status::Error,
+                  "vkQueueSubmit", submitted);
   }
   const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count();
-  const VkResult r = vk.vkWaitForFences(device_, 1, &fence_, VK_TRUE,
+  const VkResult r = vk.vkWaitForFences(device_, 1, &slot.fence, VK_TRUE,
                                         static_cast<uint64_t>(std::max<int64_t>(nanoseconds, 0)));
   if (r == VK_SUCCESS) return {Status::Ok, ""};
   if (r == VK_TIMEOUT) {

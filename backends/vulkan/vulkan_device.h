@@ -4,9 +4,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "backends/backend.h"
 #include "backends/vulkan/dispatch_checks.h"
@@ -65,7 +68,10 @@ struct SubmitOutcome {
   std::string message;
 };
 
-/// A logical device with one compute queue, one command buffer and a fence.
+/// A logical device with one compute queue and, for each thread that records
+/// on it, a command buffer and a fence of that thread's own: the runs of a
+/// host-driven case dispatch from several threads at once, and only the
+/// queue submission itself is serialised.
 class VulkanDevice {
  public:
   static Result<std::unique_ptr<VulkanDevice>> create(const VulkanInstance& instance);
@@ -78,9 +84,10 @@ class VulkanDevice {
   const VulkanInstance& instance() const { return instance_; }
   VkDevice device() const { return device_; }
 
-  /// Resets the command buffer and starts recording into it.
+  /// Resets the calling thread's command buffer and starts recording into it.
   Result<VkCommandBuffer> begin();
-  /// Ends recording, submits and waits for the fence up to `timeout`.
+  /// Ends the calling thread's recording, submits it and waits for its fence
+  /// up to `timeout`.
   SubmitOutcome submit_and_wait(std::chrono::milliseconds timeout);
 
   /// Never destroy this device: work on it is hung, and destroying a device
@@ -90,14 +97,23 @@ class VulkanDevice {
   bool abandoned() const { return abandoned_; }
 
  private:
+  /// One thread's command pool, its command buffer and fence.
+  struct CommandSlot {
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+  };
+
   explicit VulkanDevice(const VulkanInstance& instance) : instance_(instance) {}
+  /// The calling thread's slot, created on its first recording.
+  Result<CommandSlot*> slot_of_this_thread();
 
   const VulkanInstance& instance_;
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
-  VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkCommandBuffer commands_ = VK_NULL_HANDLE;
-  VkFence fence_ = VK_NULL_HANDLE;
+  std::mutex queue_mutex_;  ///< vkQueueSubmit needs the queue held by one thread.
+  std::mutex slots_mutex_;  ///< Guards slots_ (a map: a slot's address never moves).
+  std::map<std::thread::id, CommandSlot> slots_;
   // Atomic: prepare() reads it on the certifier's compile workers.
   std::atomic<bool> abandoned_{false};
 };

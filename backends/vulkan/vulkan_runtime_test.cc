@@ -146,6 +146,45 @@ TEST(VulkanRuntime, CompilesAndPreparesOnOtherThreadsWhileDispatching) {
   EXPECT_EQ(backend.devices_created(), 1u);
 }
 
+// Host-driven runs dispatch one program from several threads at once
+// (concurrent_dispatches): each thread's inputs must come back as its own
+// outputs, on both memory paths.
+TEST(VulkanRuntime, DispatchesOneProgramFromSeveralThreadsAtOnce) {
+  for (const bool staged : {false, true}) {
+    BackendOptions options;
+    options.force_staging = staged;
+    VulkanBackend backend{options};
+    EXPECT_GE(backend.concurrent_dispatches(), 1u);
+    auto program = compile_ok(backend, add_constant(1));
+    ASSERT_TRUE(program);
+    constexpr uint32_t kThreads = 4;
+    constexpr uint32_t kPerThread = 25;
+    std::vector<uint32_t> wrong(kThreads, 0);
+    std::vector<std::string> errors(kThreads);
+    std::vector<std::thread> workers;
+    for (uint32_t t = 0; t < kThreads; ++t) {
+      workers.emplace_back([&, t] {
+        for (uint32_t i = 0; i < kPerThread; ++i) {
+          const uint32_t value = 1000 * (t + 1) + i;
+          const BufferSet inputs{{"in", repeat(value, 64)}, {"out", repeat(0xABABABAB, 64)}};
+          DispatchOutcome out = backend.dispatch(*program, inputs, Grid{});
+          if (out.status != Status::Ok) {
+            errors[t] = out.message;
+            return;
+          }
+          if (out.outputs != BufferSet{{"out", repeat(value + 1, 64)}}) ++wrong[t];
+        }
+      });
+    }
+    for (std::thread& w : workers) w.join();
+    for (uint32_t t = 0; t < kThreads; ++t) {
+      EXPECT_EQ(errors[t], "") << "staged=" << staged;
+      EXPECT_EQ(wrong[t], 0u) << "thread " << t << " staged=" << staged;
+    }
+    EXPECT_EQ(backend.devices_created(), 1u);
+  }
+}
+
 TEST(VulkanRuntime, LoopBudgetStopsARunawayProgramAsTimeout) {
   BackendOptions options;
   options.loop_iteration_budget = 10'000;

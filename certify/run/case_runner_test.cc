@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -45,8 +46,11 @@ class ScriptedBackend final : public Backend {
   };
   uint32_t compiles = 0;
   uint32_t dispatches = 0;
+  /// What concurrent_dispatches() answers.
+  uint32_t side_by_side = 1;
 
   std::string name() const override { return "scripted"; }
+  uint32_t concurrent_dispatches() const override { return side_by_side; }
   Capabilities probe() override { return {}; }
   CompileOutcome compile(const Program&) override {
     ++compiles;
@@ -445,6 +449,85 @@ TEST(CaseRunner, HostDrivenBackendThatDiffersFromTheReferenceFailsWithARerunComm
                            "--backend scripted --level L3 --seed 9 --filter L3/test/host"),
             std::string::npos)
       << r.message;
+}
+
+/// A host-driven case on a backend that takes 4 dispatches at once; each run
+/// takes `run_ms`, answers `status` and counts the runs in flight.
+struct SideBySideHostCase {
+  Status status = Status::Ok;
+  std::chrono::milliseconds run_ms{2};
+  std::atomic<uint32_t> started{0};
+  std::atomic<uint32_t> in_flight{0};
+  std::atomic<uint32_t> most_in_flight{0};
+
+  SuiteCase suite_case() {
+    HostCase host;
+    host.expected = right_outputs();
+    host.prepare = [this](Backend&) {
+      return HostPrepared{Status::Ok, "", [this]() {
+                            ++started;
+                            const uint32_t now = ++in_flight;
+                            uint32_t most = most_in_flight.load();
+                            while (now > most && !most_in_flight.compare_exchange_weak(most, now)) {
+                            }
+                            std::this_thread::sleep_for(run_ms);
+                            --in_flight;
+                            return HostObservation{status, "scripted run", right_outputs()};
+                          }};
+    };
+    return SuiteCase{"L3/test/side_by_side", Level::L3, "hand-written", {}, std::move(host)};
+  }
+};
+
+TEST(CaseRunner, HostDrivenRunsGoSideBySideWhereTheBackendTakesConcurrentDispatches) {
+  ScriptedBackend backend, reference;
+  backend.side_by_side = 4;
+  SideBySideHostCase host;
+  CaseResult r = run_case(backend, host.suite_case(), runs_against(40, reference), nullptr);
+  EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
+  EXPECT_EQ(r.dispatches, 40u);
+  EXPECT_EQ(host.started, 41u);  // The reference's run, then the backend's 40.
+  EXPECT_GE(host.most_in_flight, 2u);
+  EXPECT_LE(host.most_in_flight, 4u);
+}
+
+TEST(CaseRunner, HostDrivenRunsSideBySideReportTheFirstFailingRunAndStopTakingRuns) {
+  ScriptedBackend backend;
+  backend.side_by_side = 4;
+  SideBySideHostCase host;
+  SuiteCase c = host.suite_case();
+  // The reference answers right; every run on the backend fails.
+  HostCase& h = std::get<HostCase>(c.body);
+  const auto on_backend = h.prepare;
+  ScriptedBackend reference;
+  h.prepare = [&](Backend& b) {
+    if (&b == &reference) {
+      return HostPrepared{Status::Ok, "", [] {
+                            return HostObservation{Status::Ok, "", right_outputs()};
+                          }};
+    }
+    return on_backend(b);
+  };
+  host.status = Status::DeviceLost;
+  CaseResult r = run_case(backend, c, runs_against(40, reference), nullptr);
+  EXPECT_EQ(r.verdict, Verdict::DeviceLost) << r.message;
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->variant, "run=1");
+  EXPECT_EQ(r.dispatches, 1u);
+  EXPECT_LE(host.started, 4u);  // No run is taken after the first failed.
+}
+
+TEST(CaseRunner, HostDrivenRunsSideBySideStopAtTheCaseBudget) {
+  ScriptedBackend backend, reference;
+  backend.side_by_side = 4;
+  SideBySideHostCase host;
+  host.run_ms = std::chrono::milliseconds(20);
+  CaseRunOptions o = runs_against(1000, reference);
+  o.case_budget = std::chrono::milliseconds(100);
+  CaseResult r = run_case(backend, host.suite_case(), o, nullptr);
+  EXPECT_EQ(r.verdict, Verdict::Timeout) << r.message;
+  EXPECT_NE(r.message.find("ran past its budget"), std::string::npos) << r.message;
+  EXPECT_LT(host.started, 1000u);
 }
 
 TEST(CaseRunner, HostDrivenCaseWithoutAGivenReferenceRunsOnTheReferenceInterpreter) {

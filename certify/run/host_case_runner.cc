@@ -1,6 +1,10 @@
 #include "certify/run/host_case_runner.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
 
 #include "certify/run/run_judge.h"
 
@@ -13,6 +17,46 @@ using Clock = RunClock::Clock;
 /// through the engine), or Error where a failing part answered Ok.
 Verdict host_verdict(Status status) {
   return status == Status::Ok ? Verdict::Error : verdict_of(status);
+}
+
+/// One engine run as it ended, or that it never started (the case's budget
+/// ran out first, or an earlier run failed).
+struct HostRun {
+  bool started = false;
+  HostObservation observation;
+};
+
+/// Runs `prepared` `runs` times on up to `threads` threads, each taking the
+/// next run in order; no run is taken after one that failed, or once
+/// `budget` (0: none) has passed since `case_start`. Judged in run order,
+/// the result reports what a serial loop would: every run before the first
+/// unstarted one started. Each run stays its own engine execution; only
+/// their host work and round trips overlap. Adds the wall time to `wall_us`.
+std::vector<HostRun> run_side_by_side(const HostPrepared& prepared, uint32_t runs,
+                                      uint32_t threads, Clock::time_point case_start,
+                                      std::chrono::milliseconds budget, uint64_t& wall_us) {
+  std::vector<HostRun> done(runs);
+  std::atomic<uint32_t> next{0};
+  std::atomic<bool> stop{false};
+  const auto worker = [&] {
+    for (uint32_t run = next.fetch_add(1); run < runs && !stop; run = next.fetch_add(1)) {
+      if (budget.count() > 0 && Clock::now() - case_start > budget) {
+        stop = true;
+        return;
+      }
+      done[run].started = true;
+      done[run].observation = prepared.run();
+      if (done[run].observation.status != Status::Ok) stop = true;
+    }
+  };
+  const Clock::time_point start = Clock::now();
+  const uint32_t count = std::clamp<uint32_t>(threads, 1, std::max<uint32_t>(runs, 1));
+  std::vector<std::thread> pool;
+  for (uint32_t t = 1; t < count; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  wall_us += RunClock::micros_since(start);
+  return done;
 }
 
 }  // namespace
@@ -41,10 +85,13 @@ void run_host_case(Backend& backend, const HostCase& h, const CaseExpectations& 
                    h.inputs, expected, {}, std::nullopt, nullptr);
     return;
   }
+  const std::vector<HostRun> runs = run_side_by_side(
+      prepared, o.runs, backend.concurrent_dispatches(), case_start, o.case_budget, r.backend_us);
   RunJudge judge(expectation, expected);
-  for (uint32_t run = 0; run < o.runs; ++run) {
+  for (uint32_t run = 0; run < runs.size(); ++run) {
+    const HostRun& done = runs[run];
     std::string where = "run=" + std::to_string(run + 1);
-    if (o.case_budget.count() > 0 && Clock::now() - case_start > o.case_budget) {
+    if (!done.started) {
       record_failure(r, Verdict::Timeout,
                      "the case ran past its budget of " +
                          std::to_string(o.case_budget.count() / 1000) + " s (" +
@@ -52,10 +99,8 @@ void run_host_case(Backend& backend, const HostCase& h, const CaseExpectations& 
                      where, h.inputs, expected, {}, std::nullopt, nullptr);
       return;
     }
-    auto start = Clock::now();
-    HostObservation out = prepared.run();
-    r.backend_us += RunClock::micros_since(start);
     ++r.dispatches;
+    const HostObservation& out = done.observation;
     if (out.status != Status::Ok) {
       record_failure(r, host_verdict(out.status), out.message, where, h.inputs, expected, {},
                      std::nullopt, nullptr);

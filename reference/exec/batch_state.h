@@ -132,7 +132,7 @@ struct BatchState {
   }
   /// Charges a statement or loop iteration; false once the step budget is
   /// exhausted. Steps follow the work done rather than the active lanes, so
-  /// one lane looping in a 2048-lane batch costs 2048 steps per node and a
+  /// one lane looping in a 64-lane batch costs 64 steps per node and a
   /// runaway program stops in bounded time however few lanes are active.
   bool charge(SourceLoc loc) {
     count_node();
