@@ -222,8 +222,8 @@ class Run {
     if (staged) record_upload(cmd);
     vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
     if (*set != VK_NULL_HANDLE) {
-      vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1,
-                                  &*set, 0, nullptr);
+      vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &*set,
+                                  0, nullptr);
     }
     if (!counts.empty()) {
       vk_.vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,

@@ -32,7 +32,7 @@ struct Pipeline {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkDescriptorPool pool = VK_NULL_HANDLE;
-  VkDescriptorSet set = VK_NULL_HANDLE;  ///< Null when the program binds nothing.
+  VkDescriptorSet set = VK_NULL_HANDLE;          ///< Null when the program binds nothing.
   std::vector<VkDescriptorPoolSize> pool_sizes;  ///< What `pool` holds: one set's descriptors.
   std::shared_ptr<SpareDescriptorSets> spare = std::make_shared<SpareDescriptorSets>();
 };

@@ -32,8 +32,8 @@ struct HostRun {
 /// the result reports what a serial loop would: every run before the first
 /// unstarted one started. Each run stays its own engine execution; only
 /// their host work and round trips overlap. Adds the wall time to `wall_us`.
-std::vector<HostRun> run_side_by_side(const HostPrepared& prepared, uint32_t runs,
-                                      uint32_t threads, Clock::time_point case_start,
+std::vector<HostRun> run_side_by_side(const HostPrepared& prepared, uint32_t runs, uint32_t threads,
+                                      Clock::time_point case_start,
                                       std::chrono::milliseconds budget, uint64_t& wall_us) {
   std::vector<HostRun> done(runs);
   std::atomic<uint32_t> next{0};
