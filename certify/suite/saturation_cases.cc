@@ -49,8 +49,14 @@ SuiteCase storage_buffer_at_limit() {
   }
   const Grid grid{
       {kRowInvocations / kWorkgroupInvocations, kStorageBufferWords / kRowInvocations, 1}};
-  return hand_written("storage_buffer_128MiB", std::move(p), grid, {{"data", std::move(data)}},
-                      {{"data", std::move(expected)}},
+  // Moved in: a braced BufferSet would copy both 128 MiB buffers out of its
+  // initializer list.
+  BufferSet inputs;
+  inputs.emplace("data", std::move(data));
+  BufferSet outputs;
+  outputs.emplace("data", std::move(expected));
+  return hand_written("storage_buffer_128MiB", std::move(p), grid, std::move(inputs),
+                      std::move(outputs),
                       "data[i] = i ^ 0xA5A5A5A5 for i < 2^25 (128 MiB), expected "
                       "data[i] * 0x9E3779B1 + i");
 }
