@@ -29,7 +29,6 @@ struct Candidate {
   VkPhysicalDevice device;
   VkPhysicalDeviceProperties props;
   std::optional<uint32_t> compute_family;
-  uint32_t compute_queues = 0;  ///< Queues in compute_family.
   bool usable() const { return compute_family && props.apiVersion >= VK_API_VERSION_1_1; }
   std::string why_unusable() const {
     if (!compute_family) return "it has no compute queue";
@@ -110,10 +109,7 @@ Result<Ok> VulkanInstance::choose_device(const std::string& selector) {
     std::vector<VkQueueFamilyProperties> family_props(families);
     api_.vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &families, family_props.data());
     for (uint32_t f = 0; f < families && !c.compute_family; ++f) {
-      if (family_props[f].queueFlags & VK_QUEUE_COMPUTE_BIT) {
-        c.compute_family = f;
-        c.compute_queues = family_props[f].queueCount;
-      }
+      if (family_props[f].queueFlags & VK_QUEUE_COMPUTE_BIT) c.compute_family = f;
     }
     listing += "\n  " + std::to_string(i) + ": " + c.props.deviceName + " (Vulkan " +
                version_text(c.props.apiVersion) + ")";
@@ -154,7 +150,6 @@ Result<Ok> VulkanInstance::choose_device(const std::string& selector) {
   }
   physical_ = chosen->device;
   queue_family_ = *chosen->compute_family;
-  queue_count_ = std::max(chosen->compute_queues, 1u);
   api_.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
   describe_device(chosen->props);
   return Ok{};
@@ -234,13 +229,12 @@ std::optional<uint32_t> VulkanInstance::memory_type(uint32_t type_bits,
 Result<std::unique_ptr<VulkanDevice>> VulkanDevice::create(const VulkanInstance& instance) {
   const VulkanApi& api = instance.api();
   std::unique_ptr<VulkanDevice> self(new VulkanDevice(instance));
-  const uint32_t queues = std::min(instance.queue_count(), kMaxQueues);
-  const std::vector<float> priorities(queues, 1.0f);
+  const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue{};
   queue.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
   queue.queueFamilyIndex = instance.queue_family();
-  queue.queueCount = queues;
-  queue.pQueuePriorities = priorities.data();
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
   VkDeviceCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   info.queueCreateInfoCount = 1;
@@ -249,10 +243,7 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::create(const VulkanInstance&
       r != VK_SUCCESS) {
     return vk_error("creating a Vulkan device on " + instance.capabilities().device_name, r);
   }
-  self->queues_.resize(queues);
-  for (uint32_t q = 0; q < queues; ++q) {
-    api.vkGetDeviceQueue(self->device_, instance.queue_family(), q, &self->queues_[q].queue);
-  }
+  api.vkGetDeviceQueue(self->device_, instance.queue_family(), 0, &self->queue_);
   return self;
 }
 
@@ -299,7 +290,6 @@ Result<VulkanDevice::CommandSlot*> VulkanDevice::slot_of_this_thread() {
     undo();
     return vk_error("vkCreateFence", r);
   }
-  slot.queue = &queues_[slots_.size() % queues_.size()];
   return &(slots_[self] = slot);
 }
 
@@ -340,8 +330,8 @@ SubmitOutcome VulkanDevice::submit_and_wait(std::chrono::milliseconds timeout) {
   submit.pCommandBuffers = &slot.commands;
   VkResult submitted;
   {
-    std::lock_guard lock(slot.queue->mutex);
-    submitted = vk.vkQueueSubmit(slot.queue->queue, 1, &submit, slot.fence);
+    std::lock_guard lock(queue_mutex_);
+    submitted = vk.vkQueueSubmit(queue_, 1, &submit, slot.fence);
   }
   if (submitted != VK_SUCCESS) {
     return failed(submitted == VK_ERROR_DEVICE_LOST ? Status::DeviceLost : Status::Error,

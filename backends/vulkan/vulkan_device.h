@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -34,8 +33,6 @@ class VulkanInstance {
   VkInstance instance() const { return instance_; }
   VkPhysicalDevice physical_device() const { return physical_; }
   uint32_t queue_family() const { return queue_family_; }
-  /// Queues the device offers in queue_family().
-  uint32_t queue_count() const { return queue_count_; }
   const Capabilities& capabilities() const { return capabilities_; }
   const DeviceLimits& limits() const { return limits_; }
   /// True when device-local memory is also host-visible and coherent on a
@@ -58,7 +55,6 @@ class VulkanInstance {
   VkInstance instance_ = VK_NULL_HANDLE;
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
-  uint32_t queue_count_ = 1;
   VkPhysicalDeviceMemoryProperties memory_{};
   Capabilities capabilities_;
   DeviceLimits limits_;
@@ -72,16 +68,10 @@ struct SubmitOutcome {
   std::string message;
 };
 
-/// Compute queues a device is created with, at most: threads dispatching at
-/// once share them round-robin.
-inline constexpr uint32_t kMaxQueues = 8;
-
-/// A logical device with up to kMaxQueues compute queues and, for each thread
-/// that records on it, a command buffer and a fence of that thread's own: the
-/// runs of a host-driven case dispatch from several threads at once, each
-/// thread submitting to one of the queues (a GPU runs the work of different
-/// queues side by side, one queue's in order), and only a queue's submission
-/// itself is serialised.
+/// A logical device with one compute queue and, for each thread that records
+/// on it, a command buffer and a fence of that thread's own: the runs of a
+/// host-driven case dispatch from several threads at once, and only the
+/// queue submission itself is serialised.
 class VulkanDevice {
  public:
   static Result<std::unique_ptr<VulkanDevice>> create(const VulkanInstance& instance);
@@ -107,17 +97,11 @@ class VulkanDevice {
   bool abandoned() const { return abandoned_; }
 
  private:
-  /// A queue and the lock vkQueueSubmit needs on it.
-  struct Queue {
-    VkQueue queue = VK_NULL_HANDLE;
-    std::mutex mutex;
-  };
-  /// One thread's command pool, its command buffer and fence, and its queue.
+  /// One thread's command pool, its command buffer and fence.
   struct CommandSlot {
     VkCommandPool pool = VK_NULL_HANDLE;
     VkCommandBuffer commands = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
-    Queue* queue = nullptr;
   };
 
   explicit VulkanDevice(const VulkanInstance& instance) : instance_(instance) {}
@@ -126,8 +110,9 @@ class VulkanDevice {
 
   const VulkanInstance& instance_;
   VkDevice device_ = VK_NULL_HANDLE;
-  std::deque<Queue> queues_;  ///< A deque: a queue's address never moves.
-  std::mutex slots_mutex_;    ///< Guards slots_ (a map: a slot's address never moves).
+  VkQueue queue_ = VK_NULL_HANDLE;
+  std::mutex queue_mutex_;  ///< vkQueueSubmit needs the queue held by one thread.
+  std::mutex slots_mutex_;  ///< Guards slots_ (a map: a slot's address never moves).
   std::map<std::thread::id, CommandSlot> slots_;
   // Atomic: prepare() reads it on the certifier's compile workers.
   std::atomic<bool> abandoned_{false};
