@@ -5,6 +5,7 @@
 // bytes are hand-written: the case adds one to each of four words.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -21,8 +22,10 @@ namespace {
 /// A backend answering every dispatch with `answer`.
 class ScriptedBackend final : public Backend {
  public:
-  explicit ScriptedBackend(std::function<DispatchOutcome()> answer) : answer_(std::move(answer)) {}
+  explicit ScriptedBackend(std::function<DispatchOutcome()> answer, uint32_t lanes = 1)
+      : answer_(std::move(answer)), lanes_(lanes) {}
   std::string name() const override { return "scripted"; }
+  uint32_t concurrent_dispatches() const override { return lanes_; }
   Capabilities probe() override { return {}; }
   CompileOutcome compile(const Program&) override {
     return {Status::Ok, "", std::make_shared<const CompiledProgram>()};
@@ -33,6 +36,7 @@ class ScriptedBackend final : public Backend {
 
  private:
   std::function<DispatchOutcome()> answer_;
+  uint32_t lanes_;
 };
 
 DispatchOutcome right() {
@@ -51,15 +55,16 @@ struct GateRun {
   CertifyOptions options;
   int reopened = 0;
 
-  GateRun(std::vector<std::string> ids, std::function<DispatchOutcome()> fresh) {
+  GateRun(std::vector<std::string> ids, std::function<DispatchOutcome()> fresh,
+          uint32_t fresh_lanes = 1) {
     for (const std::string& id : ids) cases.push_back(plus_one_case(id));
     options.level = Level::L1;
     options.runs = 2;
     options.progress = false;
     options.out_dir = testing::TempDir() + "certification_gate_test";
-    options.reopen_backend = [this, fresh]() -> Result<std::unique_ptr<Backend>> {
+    options.reopen_backend = [this, fresh, fresh_lanes]() -> Result<std::unique_ptr<Backend>> {
       ++reopened;
-      return std::unique_ptr<Backend>(std::make_unique<ScriptedBackend>(fresh));
+      return std::unique_ptr<Backend>(std::make_unique<ScriptedBackend>(fresh, fresh_lanes));
     };
   }
 
@@ -83,6 +88,60 @@ TEST(GateRetry, ADeviceLossIsRetriedOnAFreshBackendWhichTheRunKeeps) {
   // The second case ran on the fresh backend: no loss, no retry.
   EXPECT_EQ(report.cases[1].verdict, Verdict::Pass) << report.cases[1].message;
   EXPECT_FALSE(report.cases[1].retried);
+  EXPECT_EQ(gate.reopened, 1);
+  EXPECT_TRUE(report.certified);
+}
+
+/// Twelve case ids, L1/test/c0 .. c11.
+std::vector<std::string> twelve_ids() {
+  std::vector<std::string> ids;
+  for (int i = 0; i < 12; ++i) ids.push_back("L1/test/c" + std::to_string(i));
+  return ids;
+}
+
+TEST(GateLanes, CasesRunSideBySideOnABackendTakingConcurrentDispatchesAndReportInOrder) {
+  std::atomic<int> in_flight{0};
+  std::atomic<int> most{0};
+  ScriptedBackend backend(
+      [&] {
+        const int now = ++in_flight;
+        int seen = most.load();
+        while (now > seen && !most.compare_exchange_weak(seen, now)) {
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        --in_flight;
+        return right();
+      },
+      4);
+  GateRun gate(twelve_ids(), right);
+  const auto start = std::chrono::steady_clock::now();
+  const Report report = gate.run(backend);
+  const auto wall_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+  ASSERT_EQ(report.cases.size(), 12u);
+  for (size_t i = 0; i < 12; ++i) {
+    EXPECT_EQ(report.cases[i].id, "L1/test/c" + std::to_string(i));
+    EXPECT_EQ(report.cases[i].verdict, Verdict::Pass) << report.cases[i].message;
+  }
+  EXPECT_GE(most.load(), 2);
+  EXPECT_LE(most.load(), 4);
+  // The cases overlap, so their phases are shares of the time they took
+  // together, never more than the run's wall time.
+  uint64_t phases = 0;
+  for (const auto& [phase, us] : report.phase_us) phases += us;
+  EXPECT_LE(phases, static_cast<uint64_t>(wall_us));
+  EXPECT_TRUE(report.certified);
+}
+
+TEST(GateLanes, LanesLosingTheDeviceTogetherOpenOneFreshBackend) {
+  ScriptedBackend first(lost, 4);
+  GateRun gate(twelve_ids(), right, 4);
+  const Report report = gate.run(first);
+  ASSERT_EQ(report.cases.size(), 12u);
+  for (const CaseResult& c : report.cases) {
+    EXPECT_EQ(c.verdict, Verdict::Pass) << c.id << ": " << c.message;
+  }
   EXPECT_EQ(gate.reopened, 1);
   EXPECT_TRUE(report.certified);
 }

@@ -3,8 +3,12 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <atomic>
 #include <ctime>
+#include <mutex>
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include "certify/report/baseline_comparison.h"
 #include "certify/report/report_files.h"
@@ -43,14 +47,46 @@ uint32_t usable_workgroup_size(const Capabilities& device) {
 /// many, and two per worker so that every core has work queued.
 constexpr size_t kPreparationLookahead = 16;
 
+/// Cases run at once, at most, on a backend that takes concurrent dispatches:
+/// enough that one case's host work and round trips hide behind the others'.
+constexpr uint32_t kMaxCaseLanes = 4;
+
+/// One case's share of the run's phases.
+struct PhaseTimes {
+  uint64_t reference_us = 0;
+  uint64_t compile_us = 0;
+  uint64_t dispatch_us = 0;
+  uint64_t total() const { return reference_us + compile_us + dispatch_us; }
+};
+
 /// Splits `waited` (the run's wait on the preparation pool for one case)
 /// between the reference and compile phases in proportion to the workers'
 /// time on that case in each.
-void add_preparation_wait(Report& report, uint64_t waited, const CaseExpectations& e) {
+void add_preparation_wait(PhaseTimes& phase, uint64_t waited, const CaseExpectations& e) {
   const uint64_t worked = e.reference_us + e.compile_us;
   const uint64_t compile = worked == 0 ? 0 : waited * e.compile_us / worked;
-  report.phase_us["compile"] += compile;
-  report.phase_us["reference"] += waited - compile;
+  phase.compile_us += compile;
+  phase.reference_us += waited - compile;
+}
+
+/// Adds the cases' phases to the report's. Cases that ran side by side
+/// (lanes) overlap, so where their sum exceeds `wall_us`, the time the cases
+/// took together, each phase gets its share of `wall_us` and the phases still
+/// add up to the run's wall time.
+void add_phases(Report& report, const std::vector<PhaseTimes>& phases, uint64_t wall_us) {
+  PhaseTimes sum;
+  for (const PhaseTimes& p : phases) {
+    sum.reference_us += p.reference_us;
+    sum.compile_us += p.compile_us;
+    sum.dispatch_us += p.dispatch_us;
+  }
+  const uint64_t total = sum.total();
+  const auto share = [&](uint64_t us) {
+    return total <= wall_us ? us : static_cast<uint64_t>(static_cast<double>(us) * wall_us / total);
+  };
+  report.phase_us["reference"] += share(sum.reference_us);
+  report.phase_us["compile"] += share(sum.compile_us);
+  report.phase_us["dispatch"] += share(sum.dispatch_us);
 }
 
 /// The result of a case the run's time budget left no time for: a Timeout,
@@ -104,23 +140,11 @@ Report run_certification(Backend& backend, const Capabilities& device,
     report.time_budget_s = static_cast<uint32_t>(options.time_budget.count());
   }
   const auto run_start = RunClock::Clock::now();
-  // The backend cases run on: the caller's, until a retry opens a fresh one.
-  Backend* current = &backend;
-  std::unique_ptr<Backend> reopened;
-
   const auto write_file = [&](const TestCase& repro) {
     return write_repro_file(options.out_dir, repro);
   };
-  // The last repro a case wrote: the failing variant, which a case that opts
-  // into reduction is reduced from.
-  std::optional<TestCase> last_repro;
-  const auto write_repro = [&](const TestCase& repro) {
-    last_repro = repro;
-    return write_file(repro);
-  };
   ReductionLimits limits;
   limits.runs = std::min<uint32_t>(options.runs, limits.runs);
-  double reduction_seconds = 0;
   CaseRunOptions run_options;
   run_options.runs = options.runs;
   run_options.preferred_workgroup_size = usable_workgroup_size(device);
@@ -129,64 +153,117 @@ Report run_certification(Backend& backend, const Capabilities& device,
   // every host core while the backend runs; the OS shares the cores when the
   // backend uses them too (lavapipe).
   const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+  const uint32_t lanes = std::clamp<uint32_t>(backend.concurrent_dispatches(), 1, kMaxCaseLanes);
   PreparationPool prepared(chosen, run_options,
                            backend.compiles_concurrently() ? &backend : nullptr, workers,
-                           std::max<size_t>(kPreparationLookahead, 2 * size_t{workers}));
+                           std::max<size_t>(kPreparationLookahead, 2 * size_t{workers}) + lanes);
   Progress progress(chosen.size(), options.progress);
-  for (size_t i = 0; i < chosen.size(); ++i) {
-    if (options.time_budget.count() > 0 &&
-        RunClock::Clock::now() - run_start >= options.time_budget) {
-      for (size_t rest = i; rest < chosen.size(); ++rest) {
-        report.cases.push_back(not_started(*chosen[rest], options.time_budget));
+
+  // What the lanes share, under `mutex`: the backend cases start on (the
+  // caller's, until a retry opens a fresh one; a lane still running on the
+  // old one keeps it), the progress line and the run's reduction time.
+  std::mutex mutex;
+  Backend* current = &backend;
+  std::vector<std::unique_ptr<Backend>> reopened;
+  double reduction_seconds = 0;
+  std::vector<std::optional<CaseResult>> results(chosen.size());
+  std::vector<PhaseTimes> phases(chosen.size());
+  std::atomic<size_t> next{0};
+  const auto lane = [&] {
+    // The last repro a case wrote: the failing variant, which a case that
+    // opts into reduction is reduced from.
+    std::optional<TestCase> last_repro;
+    const auto write_repro = [&](const TestCase& repro) {
+      last_repro = repro;
+      return write_file(repro);
+    };
+    for (size_t i = next.fetch_add(1); i < chosen.size(); i = next.fetch_add(1)) {
+      const SuiteCase& c = *chosen[i];
+      PhaseTimes& phase = phases[i];
+      if (options.time_budget.count() > 0 &&
+          RunClock::Clock::now() - run_start >= options.time_budget) {
+        results[i] = not_started(c, options.time_budget);
+        continue;
       }
-      break;
-    }
-    progress.start(i, chosen[i]->id);
-    // The reference and compile phases count the wait for the pool: the
-    // time its workers stood on the critical path (their own time per case
-    // is in each case's timing).
-    const auto wait_start = RunClock::Clock::now();
-    const CaseExpectations expectations = prepared.take(i);
-    add_preparation_wait(report, RunClock::micros_since(wait_start), expectations);
-    last_repro.reset();
-    CaseResult r = run_case(*current, *chosen[i], run_options, write_repro, &expectations);
-    if (retried_on_fresh_backend(r.verdict) && options.reopen_backend) {
-      // The old backend's device may be gone or hung: it is dropped, and the
-      // rest of the run uses the fresh one.
-      auto fresh = fresh_backend(options);
-      const Verdict first = r.verdict;
-      const std::string first_message = r.message;
-      if (fresh) {
-        reopened = std::move(fresh).value();
-        current = reopened.get();
-        report.phase_us["compile"] += r.compile_us - expectations.compile_us;
-        report.phase_us["dispatch"] += r.backend_us;
-        last_repro.reset();
-        r = run_case(*current, *chosen[i], run_options, write_repro, &expectations);
-        r.message = retried_message(first, first_message, r.message);
-      } else {
-        r.message = retried_message(first, first_message,
-                                    "no fresh backend could be opened: " + fresh.error().message);
+      Backend* on = nullptr;
+      {
+        std::lock_guard lock(mutex);
+        progress.start(i, c.id);
+        on = current;
       }
-      r.retried = std::string(name_of(first));
-    }
-    if (reduces_failures(*chosen[i]) && r.failure && last_repro) {
-      if (reduction_seconds < kRunReductionSeconds) {
-        const auto start = RunClock::Clock::now();
-        limits.per_failure.max_seconds =
-            std::min(limits.per_failure.max_seconds, kRunReductionSeconds - reduction_seconds);
-        reduce_reported_failure(*current, *chosen[i], *last_repro, limits, write_file, r);
-        reduction_seconds += static_cast<double>(RunClock::micros_since(start)) / 1e6;
-      } else {
-        r.message += " [not reduced: the run's reduction time is spent]";
+      // The reference and compile phases count the wait for the pool: the
+      // time its workers stood on the critical path (their own time per case
+      // is in each case's timing).
+      const auto wait_start = RunClock::Clock::now();
+      const CaseExpectations expectations = prepared.take(i);
+      add_preparation_wait(phase, RunClock::micros_since(wait_start), expectations);
+      last_repro.reset();
+      CaseResult r = run_case(*on, c, run_options, write_repro, &expectations);
+      if (retried_on_fresh_backend(r.verdict) && options.reopen_backend) {
+        // The old backend's device may be gone or hung: the rest of the run
+        // uses a fresh one (opened once, by the first lane to need it).
+        const Verdict first = r.verdict;
+        const std::string first_message = r.message;
+        std::optional<Error> unusable;
+        {
+          std::lock_guard lock(mutex);
+          if (current == on) {
+            auto fresh = fresh_backend(options);
+            if (fresh) {
+              reopened.push_back(std::move(fresh).value());
+              current = reopened.back().get();
+            } else {
+              unusable = fresh.error();
+            }
+          }
+          on = current;
+        }
+        if (!unusable) {
+          phase.compile_us += r.compile_us - expectations.compile_us;
+          phase.dispatch_us += r.backend_us;
+          last_repro.reset();
+          r = run_case(*on, c, run_options, write_repro, &expectations);
+          r.message = retried_message(first, first_message, r.message);
+        } else {
+          r.message = retried_message(first, first_message,
+                                      "no fresh backend could be opened: " + unusable->message);
+        }
+        r.retried = std::string(name_of(first));
       }
+      if (reduces_failures(c) && r.failure && last_repro) {
+        double left = 0;
+        {
+          std::lock_guard lock(mutex);
+          left = kRunReductionSeconds - reduction_seconds;
+        }
+        if (left > 0) {
+          const auto start = RunClock::Clock::now();
+          ReductionLimits mine = limits;
+          mine.per_failure.max_seconds = std::min(mine.per_failure.max_seconds, left);
+          reduce_reported_failure(*on, c, *last_repro, mine, write_file, r);
+          std::lock_guard lock(mutex);
+          reduction_seconds += static_cast<double>(RunClock::micros_since(start)) / 1e6;
+        } else {
+          r.message += " [not reduced: the run's reduction time is spent]";
+        }
+      }
+      // Compiles done ahead were counted in the wait; the rest ran here.
+      phase.compile_us += r.compile_us - expectations.compile_us;
+      phase.dispatch_us += r.backend_us;
+      {
+        std::lock_guard lock(mutex);
+        progress.finish(r);
+      }
+      results[i] = std::move(r);
     }
-    // Compiles done ahead were counted in the wait; the rest ran here.
-    report.phase_us["compile"] += r.compile_us - expectations.compile_us;
-    report.phase_us["dispatch"] += r.backend_us;
-    progress.finish(r);
-    report.cases.push_back(std::move(r));
-  }
+  };
+  const auto cases_start = RunClock::Clock::now();
+  std::vector<std::thread> others;
+  for (uint32_t l = 1; l < lanes; ++l) others.emplace_back(lane);
+  lane();
+  for (std::thread& t : others) t.join();
+  add_phases(report, phases, RunClock::micros_since(cases_start));
+  for (std::optional<CaseResult>& r : results) report.cases.push_back(std::move(*r));
   report.random_programs = summarize_random_programs(chosen, random_tally);
   judge(report);
   if (!options.known_failures.empty() || !options.known_failures_source.empty()) {

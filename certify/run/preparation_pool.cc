@@ -31,7 +31,7 @@ CaseExpectations PreparationPool::take(size_t index) {
   changed_.wait(lock, [&] { return done_[index].has_value(); });
   CaseExpectations out = std::move(*done_[index]);
   done_[index].reset();
-  taken_ = index + 1;
+  taken_ = std::max(taken_, index + 1);  // Lanes take cases nearly, not strictly, in order.
   lock.unlock();
   // Room for one more case ahead.
   changed_.notify_all();

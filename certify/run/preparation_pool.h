@@ -35,8 +35,9 @@ class PreparationPool {
   PreparationPool(const PreparationPool&) = delete;
   PreparationPool& operator=(const PreparationPool&) = delete;
 
-  /// Case `index` prepared, waiting for it if needed. Cases are taken in
-  /// order, each once.
+  /// Case `index` prepared, waiting for it if needed. Each case is taken
+  /// once, in order or nearly: cases running side by side (lanes) take them
+  /// a few apart, within the lookahead. Thread-safe.
   CaseExpectations take(size_t index);
 
  private:
