@@ -91,7 +91,7 @@ class Run {
       binding.access = b.access;
       binding.size = bound_buffer_bytes(binding.bytes->size());
       Result<DeviceBuffer*> buffer = buffers_.create(
-          binding.size, request_.staged ? MemoryPlace::DeviceLocal : MemoryPlace::HostVisible);
+          binding.size, request_.staged ? MemoryPlace::DeviceLocal : request_.in_place);
       if (!buffer.ok()) return fail(buffer.error());
       binding.device = *buffer;
       binding.staging_offset = staging_bytes;

@@ -20,6 +20,10 @@ struct DispatchRequest {
   /// the device uses in place.
   bool staged = false;
   std::chrono::milliseconds fence_timeout{10'000};
+  /// Where the buffers the device uses in place live (not staged):
+  /// HostVisible on shared memory; Staging (host memory the device reads and
+  /// writes over the bus) for a small dispatch on a discrete GPU.
+  MemoryPlace in_place = MemoryPlace::HostVisible;
 };
 
 /// Runs the request with buffers from `pool` (of `device`). On

@@ -30,6 +30,17 @@ constexpr size_t kPipelineCacheCapacity = 128;
 /// Threads dispatching at once, at most: past this many, one more thread's
 /// round trips no longer hide behind the others' on a discrete GPU.
 constexpr uint32_t kMaxConcurrentDispatches = 8;
+/// Most bytes of bound buffers a dispatch on a discrete GPU keeps in host
+/// memory rather than staging through device memory.
+constexpr uint64_t kInHostMemoryBytes = 64 << 10;
+
+/// Bytes the buffers of a dispatch of `iface` on `inputs` take bound.
+uint64_t bound_bytes(const ShaderInterface& iface, const BufferSet& inputs) {
+  uint64_t total = 0;
+  for (const BoundBuffer& b : iface.buffers) total += bound_buffer_bytes(inputs.at(b.name).size());
+  return total;
+}
+
 /// Bytes of free buffers kept per device for later dispatches.
 constexpr VkDeviceSize kBufferPoolBytes = VkDeviceSize{256} << 20;
 
@@ -216,13 +227,21 @@ DispatchOutcome VulkanBackend::dispatch(const CompiledProgram& compiled, const B
                                 : 0.0;
   state_->pipelines_built += built ? 1 : 0;
 
+  // On a discrete GPU a small dispatch (a host-driven engine level) uses its
+  // buffers in host memory, in place: no copies to record and order around
+  // it, so the queue, which every thread's submissions share, spends less
+  // on each.
+  const bool forced = state_->options.force_staging || mutant_forces_staging();
+  const bool in_host_memory =
+      !instance.unified_memory() && bound_bytes(iface, inputs) <= kInHostMemoryBytes;
   const DispatchRequest request{
       **pipeline,
       iface,
       inputs,
       grid,
-      state_->options.force_staging || !instance.unified_memory() || mutant_forces_staging(),
-      state_->options.fence_timeout};
+      forced || (!instance.unified_memory() && !in_host_memory),
+      state_->options.fence_timeout,
+      instance.unified_memory() ? MemoryPlace::HostVisible : MemoryPlace::Staging};
   DispatchOutcome outcome = run_dispatch(*device->device, *device->buffers, request);
   outcome.timing.setup_ms = setup_ms;
   state_->recover(outcome.status);
