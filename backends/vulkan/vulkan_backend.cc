@@ -61,7 +61,7 @@ struct DeviceHandles {
   std::shared_ptr<PipelineCache> pipelines;
   std::shared_ptr<BufferPool> buffers;
 
-  /// Lets go of them, the pool and the cache before the device they use
+  /// Lets go of the pool and the cache before the device they use
   /// (assigning {} would let go of the device first).
   void reset() {
     buffers.reset();
@@ -72,7 +72,7 @@ struct DeviceHandles {
 
 // compile() and prepare() may come from several threads alongside the
 // dispatches (compiles_concurrently), and dispatch() from several threads at
-// once (dispatches_concurrently), so what they share (the instance and the
+// once (concurrent_dispatches), so what they share (the instance and the
 // current device handles) is taken under `mutex`; the device, its pipeline
 // cache and its buffer pool are thread-safe themselves.
 struct VulkanBackend::State {
