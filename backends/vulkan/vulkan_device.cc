@@ -251,17 +251,22 @@ VulkanDevice::~VulkanDevice() {
   if (abandoned_ || device_ == VK_NULL_HANDLE) return;
   const VulkanApi& vk = api();
   vk.vkDeviceWaitIdle(device_);
-  for (const auto& [thread, slot] : slots_) {
+  for (const CommandSlot& slot : slots_) {
     if (slot.fence != VK_NULL_HANDLE) vk.vkDestroyFence(device_, slot.fence, nullptr);
     if (slot.pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_, slot.pool, nullptr);
   }
   vk.vkDestroyDevice(device_, nullptr);
 }
 
-Result<VulkanDevice::CommandSlot*> VulkanDevice::slot_of_this_thread() {
-  std::lock_guard lock(slots_mutex_);
-  const std::thread::id self = std::this_thread::get_id();
-  if (auto it = slots_.find(self); it != slots_.end()) return &it->second;
+Result<VulkanDevice::CommandSlot*> VulkanDevice::lease_slot() {
+  {
+    std::lock_guard lock(slots_mutex_);
+    if (!free_slots_.empty()) {
+      CommandSlot* slot = free_slots_.back();
+      free_slots_.pop_back();
+      return slot;
+    }
+  }
   const VulkanApi& vk = api();
   CommandSlot slot;
   // Destroys what was created when a later step fails.
@@ -290,33 +295,72 @@ Result<VulkanDevice::CommandSlot*> VulkanDevice::slot_of_this_thread() {
     undo();
     return vk_error("vkCreateFence", r);
   }
-  return &(slots_[self] = slot);
+  std::lock_guard lock(slots_mutex_);
+  return &slots_.emplace_back(slot);
+}
+
+size_t VulkanDevice::command_buffers() const {
+  std::lock_guard lock(slots_mutex_);
+  return slots_.size();
+}
+
+VulkanDevice::CommandSlot* VulkanDevice::take_recording() {
+  std::lock_guard lock(slots_mutex_);
+  const auto it = recording_.find(std::this_thread::get_id());
+  if (it == recording_.end()) return nullptr;
+  CommandSlot* slot = it->second;
+  recording_.erase(it);
+  return slot;
 }
 
 Result<VkCommandBuffer> VulkanDevice::begin() {
-  Result<CommandSlot*> slot = slot_of_this_thread();
-  if (!slot.ok()) return slot.error();
+  // A recording this thread began and never submitted (its caller failed
+  // midway) is begun again rather than leaked.
+  CommandSlot* slot = take_recording();
+  if (slot == nullptr) {
+    Result<CommandSlot*> leased = lease_slot();
+    if (!leased.ok()) return leased.error();
+    slot = *leased;
+  }
+  {
+    std::lock_guard lock(slots_mutex_);
+    recording_[std::this_thread::get_id()] = slot;
+  }
   const VulkanApi& vk = api();
-  if (VkResult r = vk.vkResetCommandPool(device_, (*slot)->pool, 0); r != VK_SUCCESS) {
+  if (VkResult r = vk.vkResetCommandPool(device_, slot->pool, 0); r != VK_SUCCESS) {
     return vk_error("vkResetCommandPool", r);
   }
   VkCommandBufferBeginInfo info{};
   info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  if (VkResult r = vk.vkBeginCommandBuffer((*slot)->commands, &info); r != VK_SUCCESS) {
+  if (VkResult r = vk.vkBeginCommandBuffer(slot->commands, &info); r != VK_SUCCESS) {
     return vk_error("vkBeginCommandBuffer", r);
   }
-  return (*slot)->commands;
+  return slot->commands;
 }
 
 SubmitOutcome VulkanDevice::submit_and_wait(std::chrono::milliseconds timeout) {
+  CommandSlot* leased = take_recording();
+  if (leased == nullptr) {
+    return {Status::Error, "submit_and_wait without begin() on this thread (a backend bug)"};
+  }
+  CommandSlot& slot = *leased;
+  SubmitOutcome outcome = submit_slot_and_wait(slot, timeout);
+  // After a timeout the hung work may still signal the fence: the slot is
+  // kept out, with the device abandoned.
+  if (outcome.status != Status::Timeout) {
+    std::lock_guard lock(slots_mutex_);
+    free_slots_.push_back(leased);
+  }
+  return outcome;
+}
+
+SubmitOutcome VulkanDevice::submit_slot_and_wait(CommandSlot& slot,
+                                                 std::chrono::milliseconds timeout) {
   const VulkanApi& vk = api();
   const auto failed = [](Status status, const std::string& what, VkResult r) {
     return SubmitOutcome{status, what + " returned " + vk_result_name(r)};
   };
-  Result<CommandSlot*> found = slot_of_this_thread();
-  if (!found.ok()) return {Status::Error, found.error().message};
-  CommandSlot& slot = **found;
   if (VkResult r = vk.vkEndCommandBuffer(slot.commands); r != VK_SUCCESS) {
     return failed(Status::Error, "vkEndCommandBuffer", r);
   }

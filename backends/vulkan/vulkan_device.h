@@ -4,12 +4,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "backends/backend.h"
 #include "backends/vulkan/dispatch_checks.h"
@@ -68,10 +70,11 @@ struct SubmitOutcome {
   std::string message;
 };
 
-/// A logical device with one compute queue and, for each thread that records
-/// on it, a command buffer and a fence of that thread's own: the runs of a
+/// A logical device with one compute queue and command buffers, each with a
+/// fence of its own, leased to one recording at a time: the runs of a
 /// host-driven case dispatch from several threads at once, and only the
-/// queue submission itself is serialised.
+/// queue submission itself is serialised. There are as many command buffers
+/// as recordings were ever under way at once.
 class VulkanDevice {
  public:
   static Result<std::unique_ptr<VulkanDevice>> create(const VulkanInstance& instance);
@@ -84,11 +87,15 @@ class VulkanDevice {
   const VulkanInstance& instance() const { return instance_; }
   VkDevice device() const { return device_; }
 
-  /// Resets the calling thread's command buffer and starts recording into it.
+  /// Leases a command buffer to the calling thread until its
+  /// submit_and_wait(), resets it and starts recording into it.
   Result<VkCommandBuffer> begin();
-  /// Ends the calling thread's recording, submits it and waits for its fence
-  /// up to `timeout`.
+  /// Ends the calling thread's recording, submits it, waits for its fence up
+  /// to `timeout` and gives the command buffer back (kept out after a
+  /// timeout: the hung work may still use it).
   SubmitOutcome submit_and_wait(std::chrono::milliseconds timeout);
+  /// Command buffers made so far: the most recordings under way at once.
+  size_t command_buffers() const;
 
   /// Never destroy this device: work on it is hung, and destroying a device
   /// with work in flight is undefined (and would block on some drivers). Its
@@ -97,7 +104,7 @@ class VulkanDevice {
   bool abandoned() const { return abandoned_; }
 
  private:
-  /// One thread's command pool, its command buffer and fence.
+  /// A command pool, its one command buffer and a fence.
   struct CommandSlot {
     VkCommandPool pool = VK_NULL_HANDLE;
     VkCommandBuffer commands = VK_NULL_HANDLE;
@@ -105,15 +112,23 @@ class VulkanDevice {
   };
 
   explicit VulkanDevice(const VulkanInstance& instance) : instance_(instance) {}
-  /// The calling thread's slot, created on its first recording.
-  Result<CommandSlot*> slot_of_this_thread();
+  /// A free slot, or a new one.
+  Result<CommandSlot*> lease_slot();
+  /// The slot the calling thread is recording into, taken off its lease
+  /// (null when it began nothing).
+  CommandSlot* take_recording();
+  /// Ends, submits and waits for `slot`'s recording.
+  SubmitOutcome submit_slot_and_wait(CommandSlot& slot, std::chrono::milliseconds timeout);
 
   const VulkanInstance& instance_;
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   std::mutex queue_mutex_;  ///< vkQueueSubmit needs the queue held by one thread.
-  std::mutex slots_mutex_;  ///< Guards slots_ (a map: a slot's address never moves).
-  std::map<std::thread::id, CommandSlot> slots_;
+  /// Guards the slots; a deque, so that a slot's address never moves.
+  mutable std::mutex slots_mutex_;
+  std::deque<CommandSlot> slots_;
+  std::vector<CommandSlot*> free_slots_;
+  std::map<std::thread::id, CommandSlot*> recording_;
   // Atomic: prepare() reads it on the certifier's compile workers.
   std::atomic<bool> abandoned_{false};
 };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backends/vulkan/dispatch_checks.h"
+#include "backends/vulkan/vulkan_device.h"
 #include "backends/vulkan/vulkan_test_support.h"
 #include "spec/ir/builder.h"
 
@@ -183,6 +184,36 @@ TEST(VulkanRuntime, DispatchesOneProgramFromSeveralThreadsAtOnce) {
     }
     EXPECT_EQ(backend.devices_created(), 1u);
   }
+}
+
+// Command buffers go back when their submission ends: threads that come and
+// go (a host-driven case's runs, one case after another) reuse them rather
+// than each leaving one behind on the device.
+TEST(VulkanDevice, CommandBuffersAreLeasedPerSubmissionNotKeptPerThread) {
+  auto instance = VulkanInstance::create("");
+  ASSERT_TRUE(instance.ok()) << instance.error().message;
+  auto device = VulkanDevice::create(**instance);
+  ASSERT_TRUE(device.ok()) << device.error().message;
+  VulkanDevice& d = **device;
+  const auto submit_empty = [&d] {
+    Result<VkCommandBuffer> cmd = d.begin();
+    ASSERT_TRUE(cmd.ok()) << cmd.error().message;
+    EXPECT_EQ(d.submit_and_wait(std::chrono::seconds(10)).status, Status::Ok);
+  };
+  for (int i = 0; i < 20; ++i) std::thread(submit_empty).join();
+  EXPECT_EQ(d.command_buffers(), 1u);
+  std::vector<std::thread> together;
+  for (int i = 0; i < 4; ++i)
+    together.emplace_back([&] {
+      for (int k = 0; k < 10; ++k) submit_empty();
+    });
+  for (std::thread& t : together) t.join();
+  EXPECT_GE(d.command_buffers(), 1u);
+  EXPECT_LE(d.command_buffers(), 4u);
+  // A submission with nothing begun is an error, not a crash.
+  std::thread([&d] {
+    EXPECT_EQ(d.submit_and_wait(std::chrono::seconds(1)).status, Status::Error);
+  }).join();
 }
 
 TEST(VulkanRuntime, LoopBudgetStopsARunawayProgramAsTimeout) {
