@@ -18,24 +18,8 @@ if(NOT DEFINED RUN_TIMEOUT)
   set(RUN_TIMEOUT 600)
 endif()
 
-# The catalogue, from the binary itself (one table: mutants.def).
-execute_process(COMMAND ${CMAKE_COMMAND} -E env VYRE_MUTANT=list ${CLI}
-                RESULT_VARIABLE rc OUTPUT_VARIABLE listing ERROR_VARIABLE err)
-if(NOT rc EQUAL 0 OR listing STREQUAL "")
-  message(FATAL_ERROR "VYRE_MUTANT=list ${CLI} failed (${rc}): ${err}")
-endif()
-string(REPLACE "\n" ";" rows "${listing}")
-set(catalogue "")
-foreach(row IN LISTS rows)
-  if(row MATCHES "^([A-Za-z0-9]+)\t([a-z0-9]+)\t")
-    list(APPEND catalogue ${CMAKE_MATCH_1})
-    set(family_${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
-  endif()
-endforeach()
-list(LENGTH catalogue catalogue_size)
-if(catalogue_size EQUAL 0)
-  message(FATAL_ERROR "the mutant catalogue is empty: nothing would be tested")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/mutant_catalogue.cmake)
+read_mutant_catalogue(${CLI})
 
 # The committed record.
 file(READ ${RECORD} record)
