@@ -52,6 +52,37 @@ TEST(ReferenceBackend, DataRaceIsAnErrorNamingTheViolation) {
   EXPECT_TRUE(run.outputs.empty());
 }
 
+// dispatch_runs checks run 0 alone: a racy program still fails the batch
+// at run 0, and a conforming one gives every run its bytes.
+TEST(ReferenceBackend, BatchFlagsARaceAtRunZeroAndRunsAConformingProgramEveryTime) {
+  auto backend = make_reference_backend({});
+  const Program racy{{storage("out", 0, BufferAccess::ReadWrite)},
+                     {1, 1, 1},
+                     {store("out", u32(0), invocation_id(0))}};
+  CompileOutcome compiled = backend->compile(racy);
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  BatchOptions options;
+  options.runs = 5;
+  BatchOutcome raced =
+      backend->dispatch_runs(*compiled.program, {{"out", to_bytes({0})}}, Grid{{2, 1, 1}}, options);
+  EXPECT_EQ(raced.status, Status::Error);
+  EXPECT_EQ(raced.failed_run, 0u);
+  EXPECT_NE(raced.message.find("data race"), std::string::npos) << raced.message;
+
+  const Program plus_ten{
+      {storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+      {2, 1, 1},
+      {store("out", invocation_id(0), add(load("in", invocation_id(0)), u32(10)))}};
+  compiled = backend->compile(plus_ten);
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  BatchOutcome batch = backend->dispatch_runs(
+      *compiled.program, {{"in", to_bytes({1, 2})}, {"out", to_bytes({0, 0})}}, Grid{}, options);
+  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+  EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", to_bytes({11, 12})}}));
+  EXPECT_EQ(batch.dispatches, 5u);
+  EXPECT_EQ(batch.differing_runs, 0u);
+}
+
 TEST(ReferenceBackend, InterpreterErrorIsAnError) {
   auto backend = make_reference_backend({});
   const Program p{{storage("out", 0, BufferAccess::ReadWrite)}, {1, 1, 1}, {}};
