@@ -1,5 +1,7 @@
 #include "certify/suite/catalog.h"
 
+#include <future>
+
 #include "certify/suite/generated_graph_cases.h"
 #include "certify/suite/graph_suite_cases.h"
 #include "certify/suite/primitive_cases.h"
@@ -27,6 +29,10 @@ void append(std::vector<SuiteCase>& out, std::vector<SuiteCase> more) {
 }  // namespace
 
 std::vector<SuiteCase> build_catalog(const CatalogOptions& options) {
+  // The saturation cases fill two 128 MiB buffers, the catalog's longest
+  // piece: built on a thread of their own while the rest is.
+  std::future<std::vector<SuiteCase>> saturation;
+  if (options.up_to >= Level::L4) saturation = std::async(std::launch::async, saturation_cases);
   std::vector<SuiteCase> cases;
   for (TestCase& tc : reference::spec_table_cases()) {
     cases.push_back(table_case(std::move(tc), Level::L1, /*resizable=*/true));
@@ -40,11 +46,14 @@ std::vector<SuiteCase> build_catalog(const CatalogOptions& options) {
   append(cases, graph_archetype_cases());
   if (options.up_to < Level::L4) return cases;
   append(cases, generated_graph_cases(options.seed));
-  append(cases, saturation_cases());
-  if (options.up_to < Level::L5) return cases;
-  RandomProgramTally tally;
-  append(cases, random_program_cases(options.seed, options.random_programs, tally));
-  if (options.random_tally != nullptr) *options.random_tally = tally;
+  std::vector<SuiteCase> random;
+  if (options.up_to >= Level::L5) {
+    RandomProgramTally tally;
+    random = random_program_cases(options.seed, options.random_programs, tally);
+    if (options.random_tally != nullptr) *options.random_tally = tally;
+  }
+  append(cases, saturation.get());
+  append(cases, std::move(random));
   return cases;
 }
 
