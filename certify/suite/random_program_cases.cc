@@ -1,6 +1,9 @@
 #include "certify/suite/random_program_cases.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <thread>
 
 #include "generators/metamorphic.h"
 #include "generators/prng.h"
@@ -84,11 +87,24 @@ std::optional<std::vector<SuiteCase>> random_program_suite_cases(uint64_t progra
 
 std::vector<SuiteCase> random_program_cases(uint64_t run_seed, uint32_t count,
                                             RandomProgramTally& tally) {
+  // Each program is drawn from its own seed, so they are built on every
+  // host core and kept in index order: the same cases whatever the cores.
+  std::vector<std::optional<std::vector<SuiteCase>>> made(count);
+  std::atomic<uint32_t> next{0};
+  const auto build = [&] {
+    for (uint32_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
+      made[i] = random_program_suite_cases(random_program_seed(run_seed, i), random_program_id(i),
+                                           run_seed);
+    }
+  };
+  std::vector<std::thread> helpers;
+  const uint32_t threads = std::clamp(std::thread::hardware_concurrency(), 1u, std::max(count, 1u));
+  for (uint32_t t = 1; t < threads; ++t) helpers.emplace_back(build);
+  build();
+  for (std::thread& t : helpers) t.join();
   std::vector<SuiteCase> out;
-  for (uint32_t i = 0; i < count; ++i) {
+  for (std::optional<std::vector<SuiteCase>>& cases : made) {
     ++tally.generated;
-    auto cases = random_program_suite_cases(random_program_seed(run_seed, i), random_program_id(i),
-                                            run_seed);
     if (!cases) {
       ++tally.discarded;
       continue;

@@ -60,6 +60,25 @@ TEST(RandomProgramCases, SameSeedSameCases) {
   }
 }
 
+// The programs are built on every host core; the cases must still be those
+// of programs 0, 1, 2, ... one after another.
+TEST(RandomProgramCases, CasesComeInProgramOrderHoweverManyCoresBuildThem) {
+  RandomProgramTally tally;
+  const auto together = random_program_cases(7, 12, tally);
+  std::vector<SuiteCase> one_by_one;
+  for (uint32_t i = 0; i < 12; ++i) {
+    auto cases = random_program_suite_cases(random_program_seed(7, i), random_program_id(i), 7);
+    ASSERT_TRUE(cases) << i;
+    for (SuiteCase& c : *cases) one_by_one.push_back(std::move(c));
+  }
+  ASSERT_EQ(together.size(), one_by_one.size());
+  for (size_t i = 0; i < together.size(); ++i) {
+    EXPECT_EQ(together[i].id, one_by_one[i].id);
+    EXPECT_EQ(print_case(dispatch_of(together[i])->test_case),
+              print_case(dispatch_of(one_by_one[i])->test_case));
+  }
+}
+
 TEST(RandomProgramCases, DefaultSizeReachesTheWholeUniverse) {
   RandomProgramTally tally;
   const auto cases = random_program_cases(1, kRandomProgramCount, tally);
