@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <exception>
 #include <thread>
 
 #include "generators/metamorphic.h"
@@ -91,17 +92,27 @@ std::vector<SuiteCase> random_program_cases(uint64_t run_seed, uint32_t count,
   // host core and kept in index order: the same cases whatever the cores.
   std::vector<std::optional<std::vector<SuiteCase>>> made(count);
   std::atomic<uint32_t> next{0};
-  const auto build = [&] {
-    for (uint32_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
-      made[i] = random_program_suite_cases(random_program_seed(run_seed, i), random_program_id(i),
-                                           run_seed);
+  const uint32_t threads = std::clamp(std::thread::hardware_concurrency(), 1u, std::max(count, 1u));
+  // What a thread threw (out of memory), raised again on the caller's.
+  std::vector<std::exception_ptr> thrown(threads);
+  const auto build = [&](uint32_t thread) {
+    try {
+      for (uint32_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
+        made[i] = random_program_suite_cases(random_program_seed(run_seed, i), random_program_id(i),
+                                             run_seed);
+      }
+    } catch (...) {
+      thrown[thread] = std::current_exception();
+      next = count;
     }
   };
   std::vector<std::thread> helpers;
-  const uint32_t threads = std::clamp(std::thread::hardware_concurrency(), 1u, std::max(count, 1u));
-  for (uint32_t t = 1; t < threads; ++t) helpers.emplace_back(build);
-  build();
+  for (uint32_t t = 1; t < threads; ++t) helpers.emplace_back(build, t);
+  build(0);
   for (std::thread& t : helpers) t.join();
+  for (const std::exception_ptr& e : thrown) {
+    if (e) std::rethrow_exception(e);
+  }
   std::vector<SuiteCase> out;
   for (std::optional<std::vector<SuiteCase>>& cases : made) {
     ++tally.generated;
