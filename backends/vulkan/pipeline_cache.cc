@@ -43,8 +43,7 @@ void destroy_pipeline(const VulkanDevice& device, const Pipeline& p) {
   if (device.abandoned()) return;
   const VulkanApi& vk = device.api();
   const VkDevice dev = device.device();
-  if (p.pool != VK_NULL_HANDLE) vk.vkDestroyDescriptorPool(dev, p.pool, nullptr);
-  for (VkDescriptorPool spare : p.spare->pools) vk.vkDestroyDescriptorPool(dev, spare, nullptr);
+  for (VkDescriptorPool pool : p.sets->pools) vk.vkDestroyDescriptorPool(dev, pool, nullptr);
   if (p.pipeline != VK_NULL_HANDLE) vk.vkDestroyPipeline(dev, p.pipeline, nullptr);
   if (p.layout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(dev, p.layout, nullptr);
   if (p.set_layout != VK_NULL_HANDLE) vk.vkDestroyDescriptorSetLayout(dev, p.set_layout, nullptr);
@@ -179,12 +178,16 @@ Result<std::shared_ptr<const Pipeline>> PipelineCache::build(const SpirvWords& s
     return vk_error("the driver rejected the pipeline: vkCreateComputePipelines", r);
   }
 
-  if (!bindings.empty()) {
-    if (storage != 0) p.pool_sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storage});
-    if (uniform != 0) p.pool_sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform});
-    Result<VkDescriptorSet> set = make_descriptor_set(*device_, p.pool_sizes, p.set_layout, p.pool);
+  if (storage != 0) p.pool_sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storage});
+  if (uniform != 0) p.pool_sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform});
+  if (!p.pool_sizes.empty()) {
+    // The first set is made here, so that a device that cannot give one
+    // fails the build rather than a dispatch.
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    Result<VkDescriptorSet> set = make_descriptor_set(*device_, p.pool_sizes, p.set_layout, pool);
+    if (pool != VK_NULL_HANDLE) p.sets->pools.push_back(pool);
     if (!set.ok()) return set.error();
-    p.set = *set;
+    p.sets->free.push_back(*set);
   }
   cleanup.armed = false;
   // The deleter holds the device: a pipeline outliving the cache (a batch
@@ -197,38 +200,30 @@ Result<std::shared_ptr<const Pipeline>> PipelineCache::build(const SpirvWords& s
 }
 
 Result<VkDescriptorSet> DescriptorSetLease::acquire() {
-  if (pipeline_.set == VK_NULL_HANDLE) return VkDescriptorSet{VK_NULL_HANDLE};
-  SpareDescriptorSets& spare = *pipeline_.spare;
+  if (pipeline_.pool_sizes.empty()) return VkDescriptorSet{VK_NULL_HANDLE};
+  DescriptorSets& sets = *pipeline_.sets;
   {
-    std::lock_guard lock(spare.mutex);
-    if (!spare.first_taken) {
-      spare.first_taken = true;
-      return set_ = pipeline_.set;
-    }
-    if (!spare.free.empty()) {
-      set_ = spare.free.back();
-      spare.free.pop_back();
+    std::lock_guard lock(sets.mutex);
+    if (!sets.free.empty()) {
+      set_ = sets.free.back();
+      sets.free.pop_back();
       return set_;
     }
   }
   VkDescriptorPool pool = VK_NULL_HANDLE;
   Result<VkDescriptorSet> made =
       make_descriptor_set(device_, pipeline_.pool_sizes, pipeline_.set_layout, pool);
-  std::lock_guard lock(spare.mutex);
-  if (pool != VK_NULL_HANDLE) spare.pools.push_back(pool);  // Freed with the pipeline.
+  std::lock_guard lock(sets.mutex);
+  if (pool != VK_NULL_HANDLE) sets.pools.push_back(pool);  // Freed with the pipeline.
   if (!made.ok()) return made.error();
   return set_ = *made;
 }
 
 DescriptorSetLease::~DescriptorSetLease() {
   if (set_ == VK_NULL_HANDLE) return;
-  SpareDescriptorSets& spare = *pipeline_.spare;
-  std::lock_guard lock(spare.mutex);
-  if (set_ == pipeline_.set) {
-    spare.first_taken = false;
-  } else {
-    spare.free.push_back(set_);
-  }
+  DescriptorSets& sets = *pipeline_.sets;
+  std::lock_guard lock(sets.mutex);
+  sets.free.push_back(set_);
 }
 
 }  // namespace vyre::vulkan

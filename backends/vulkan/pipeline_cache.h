@@ -14,31 +14,30 @@
 
 namespace vyre::vulkan {
 
-/// Descriptor sets of a pipeline beyond its first, for dispatches of one
-/// program that overlap (the runs of a host-driven case on several threads):
-/// each in a pool of its own, kept for reuse until the pipeline goes.
-struct SpareDescriptorSets {
+/// The descriptor sets of a pipeline, each in a pool of its own: one made
+/// with the pipeline, more when dispatches of the program overlap (the runs
+/// of a host-driven case on several threads), all kept for reuse until the
+/// pipeline goes.
+struct DescriptorSets {
   std::mutex mutex;
-  bool first_taken = false;  ///< Pipeline::set is in use.
-  std::vector<VkDescriptorSet> free;
+  std::vector<VkDescriptorSet> free;  ///< Sets no dispatch holds.
   std::vector<VkDescriptorPool> pools;
 };
 
-/// The device objects of one program: its pipeline and one descriptor set
-/// that each dispatch rewrites, with spares for overlapping dispatches.
+/// The device objects of one program: its pipeline and the descriptor sets
+/// its dispatches rewrite, one set a dispatch.
 struct Pipeline {
   VkShaderModule module = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  VkDescriptorSet set = VK_NULL_HANDLE;          ///< Null when the program binds nothing.
-  std::vector<VkDescriptorPoolSize> pool_sizes;  ///< What `pool` holds: one set's descriptors.
-  std::shared_ptr<SpareDescriptorSets> spare = std::make_shared<SpareDescriptorSets>();
+  /// One set's descriptors; empty when the program binds nothing.
+  std::vector<VkDescriptorPoolSize> pool_sizes;
+  std::shared_ptr<DescriptorSets> sets = std::make_shared<DescriptorSets>();
 };
 
-/// A descriptor set of `pipeline` that one dispatch holds until it ends:
-/// Pipeline::set when no other dispatch has it, else a spare.
+/// A descriptor set of `pipeline` that one dispatch holds until it ends: a
+/// free one, or a new one when every set is held.
 class DescriptorSetLease {
  public:
   DescriptorSetLease(const VulkanDevice& device, const Pipeline& pipeline)
@@ -48,7 +47,7 @@ class DescriptorSetLease {
   DescriptorSetLease& operator=(const DescriptorSetLease&) = delete;
 
   /// The set (VK_NULL_HANDLE when the program binds nothing); an Error when
-  /// a spare could not be made.
+  /// a new one could not be made.
   Result<VkDescriptorSet> acquire();
 
  private:
