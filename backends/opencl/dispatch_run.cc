@@ -1,8 +1,6 @@
 // One dispatch, with deadlines.
 #include "backends/opencl/dispatch_run.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
@@ -14,6 +12,7 @@
 #include "backends/elapsed_ms.h"
 #include "backends/opencl/buffer_pool.h"
 #include "backends/opencl/dispatch_checks.h"
+#include "spec/support/huge_pages.h"
 
 namespace vyre::opencl {
 namespace {
@@ -94,25 +93,11 @@ DispatchOutcome failed(Status status, std::string message) {
   return {status, std::move(message), {}, {}};
 }
 
-/// Outputs from this size on are asked for huge pages (below, a page fault
-/// per 4 KiB is cheap enough).
-constexpr size_t kHugeOutputBytes = size_t{4} << 20;
-constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
-
-/// A copy of `bytes` bytes at `from`, as a new output buffer. A fresh large
-/// buffer costs a page fault per 4 KiB on first touch, and in a virtual
-/// machine a fault is slow: a 128 MiB output took ~1 s to fill here, ~55 ms
-/// with transparent huge pages, which Linux gives only where asked (madvise).
+/// A copy of `bytes` bytes at `from`, as a new output buffer (on huge
+/// pages when large: spec/support/huge_pages.h).
 ByteBuffer output_copy(const uint8_t* from, size_t bytes) {
   ByteBuffer out;
-  out.reserve(bytes);
-  if (bytes >= kHugeOutputBytes) {
-    const uintptr_t begin = reinterpret_cast<uintptr_t>(out.data());
-    const uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
-    const uintptr_t last = (begin + bytes) & ~(kHugePage - 1);
-    // Advice only: where it fails, the copy below still works.
-    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-  }
+  reserve_on_huge_pages(out, bytes);
   out.assign(from, from + bytes);  // Within the reserved capacity: no reallocation.
   return out;
 }

@@ -1,11 +1,8 @@
 #include "certify/suite/saturation_cases.h"
 
-#include <sys/mman.h>
-
-#include <cstdint>
-
 #include "spec/ir/builder.h"
 #include "spec/ir/host_words.h"
+#include "spec/support/huge_pages.h"
 
 namespace vyre::certify {
 namespace {
@@ -29,18 +26,12 @@ SuiteCase hand_written(std::string name, Program program, Grid grid, BufferSet i
                    std::move(recipe), std::move(d)};
 }
 
-/// `bytes` zero bytes, on transparent huge pages where the kernel offers
-/// them: a 128 MiB buffer first touched 4 KiB page by page takes 32768 page
-/// faults (most of the catalog's build time), on 2 MiB pages 64.
+/// `bytes` zero bytes on huge pages: first touched 4 KiB page by page, the
+/// two 128 MiB buffers took 65536 page faults, most of the catalog's build
+/// time.
 ByteBuffer large_zeroed_buffer(size_t bytes) {
-  constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
   ByteBuffer buffer;
-  buffer.reserve(bytes);
-  const auto start = reinterpret_cast<uintptr_t>(buffer.data());
-  const uintptr_t first = (start + kHugePage - 1) & ~(kHugePage - 1);
-  const uintptr_t last = (start + bytes) & ~(kHugePage - 1);
-  // Advice only: where it is refused the buffer is the same, just slower to fill.
-  if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  reserve_on_huge_pages(buffer, bytes);
   buffer.resize(bytes);
   return buffer;
 }
