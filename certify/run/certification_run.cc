@@ -169,6 +169,37 @@ Report run_certification(Backend& backend, const Capabilities& device,
   std::vector<std::optional<CaseResult>> results(chosen.size());
   std::vector<PhaseTimes> phases(chosen.size());
   std::atomic<size_t> next{0};
+  // A fresh backend in place of `on` after a device loss or hang: opened
+  // once, by the first lane to need it; the lanes that follow take it.
+  const auto backend_after_loss = [&](Backend* on) -> Result<Backend*> {
+    std::lock_guard lock(mutex);
+    if (current == on) {
+      auto fresh = fresh_backend(options);
+      if (!fresh) return fresh.error();
+      reopened.push_back(std::move(fresh).value());
+      current = reopened.back().get();
+    }
+    return current;
+  };
+  // Reduces `r`'s failure from `failing` within what is left of the run's
+  // reduction time.
+  const auto reduce = [&](Backend& on, const SuiteCase& c, const TestCase& failing, CaseResult& r) {
+    double left = 0;
+    {
+      std::lock_guard lock(mutex);
+      left = kRunReductionSeconds - reduction_seconds;
+    }
+    if (left <= 0) {
+      r.message += " [not reduced: the run's reduction time is spent]";
+      return;
+    }
+    const auto start = RunClock::Clock::now();
+    ReductionLimits mine = limits;
+    mine.per_failure.max_seconds = std::min(mine.per_failure.max_seconds, left);
+    reduce_reported_failure(on, c, failing, mine, write_file, r);
+    std::lock_guard lock(mutex);
+    reduction_seconds += static_cast<double>(RunClock::micros_since(start)) / 1e6;
+  };
   const auto lane = [&] {
     // The last repro a case wrote: the failing variant, which a case that
     // opts into reduction is reduced from.
@@ -201,24 +232,12 @@ Report run_certification(Backend& backend, const Capabilities& device,
       CaseResult r = run_case(*on, c, run_options, write_repro, &expectations);
       if (retried_on_fresh_backend(r.verdict) && options.reopen_backend) {
         // The old backend's device may be gone or hung: the rest of the run
-        // uses a fresh one (opened once, by the first lane to need it).
+        // uses a fresh one.
         const Verdict first = r.verdict;
         const std::string first_message = r.message;
-        std::optional<Error> unusable;
-        {
-          std::lock_guard lock(mutex);
-          if (current == on) {
-            auto fresh = fresh_backend(options);
-            if (fresh) {
-              reopened.push_back(std::move(fresh).value());
-              current = reopened.back().get();
-            } else {
-              unusable = fresh.error();
-            }
-          }
-          on = current;
-        }
-        if (!unusable) {
+        Result<Backend*> fresh = backend_after_loss(on);
+        if (fresh.ok()) {
+          on = *fresh;
           phase.compile_us += r.compile_us - expectations.compile_us;
           phase.dispatch_us += r.backend_us;
           last_repro.reset();
@@ -226,27 +245,11 @@ Report run_certification(Backend& backend, const Capabilities& device,
           r.message = retried_message(first, first_message, r.message);
         } else {
           r.message = retried_message(first, first_message,
-                                      "no fresh backend could be opened: " + unusable->message);
+                                      "no fresh backend could be opened: " + fresh.error().message);
         }
         r.retried = std::string(name_of(first));
       }
-      if (reduces_failures(c) && r.failure && last_repro) {
-        double left = 0;
-        {
-          std::lock_guard lock(mutex);
-          left = kRunReductionSeconds - reduction_seconds;
-        }
-        if (left > 0) {
-          const auto start = RunClock::Clock::now();
-          ReductionLimits mine = limits;
-          mine.per_failure.max_seconds = std::min(mine.per_failure.max_seconds, left);
-          reduce_reported_failure(*on, c, *last_repro, mine, write_file, r);
-          std::lock_guard lock(mutex);
-          reduction_seconds += static_cast<double>(RunClock::micros_since(start)) / 1e6;
-        } else {
-          r.message += " [not reduced: the run's reduction time is spent]";
-        }
-      }
+      if (reduces_failures(c) && r.failure && last_repro) reduce(*on, c, *last_repro, r);
       // Compiles done ahead were counted in the wait; the rest ran here.
       phase.compile_us += r.compile_us - expectations.compile_us;
       phase.dispatch_us += r.backend_us;
