@@ -5,9 +5,9 @@
 // barrier) has no defined bytes, so dispatch reports it as Status::Error whose
 // message lists every violation; an interpreter error (bad inputs, grid past
 // its limits, step budget exhausted) is Status::Error with its message too.
-// dispatch_runs checks run 0 so and runs the others without the checks (the
-// verdict is the same for the same program, inputs and schedule), on every
-// host core, still comparing their bytes with run 0's.
+// dispatch_runs runs run 0 with those checks and the others without them
+// (the verdict is the same for the same program, inputs and schedule), on
+// every host core, still comparing their bytes with run 0's.
 #pragma once
 
 #include <memory>

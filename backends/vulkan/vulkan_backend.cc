@@ -232,14 +232,13 @@ DispatchOutcome VulkanBackend::dispatch(const CompiledProgram& compiled, const B
   // it, so the queue, which every thread's submissions share, spends less
   // on each.
   const bool forced = state_->options.force_staging || mutant_forces_staging();
-  const bool in_host_memory =
-      !instance.unified_memory() && bound_bytes(iface, inputs) <= kInHostMemoryBytes;
+  const bool small = bound_bytes(iface, inputs) <= kInHostMemoryBytes;
   const DispatchRequest request{
       **pipeline,
       iface,
       inputs,
       grid,
-      forced || (!instance.unified_memory() && !in_host_memory),
+      forced || (!instance.unified_memory() && !small),
       state_->options.fence_timeout,
       instance.unified_memory() ? MemoryPlace::HostVisible : MemoryPlace::Staging};
   DispatchOutcome outcome = run_dispatch(*device->device, *device->buffers, request);

@@ -59,8 +59,8 @@ class VulkanBackend final : public Backend {
   /// Builds the pipeline of `program` into the pipeline cache, on the device
   /// already open (never opening one), so that its first dispatch finds it.
   void prepare(const CompiledProgram& program) override;
-  /// Each thread records into its own command buffer and waits on its own
-  /// fence; only vkQueueSubmit is serialised (DESIGN.md "Concurrent
+  /// Each recording leases its own command buffer and fence for one
+  /// submission; only vkQueueSubmit is serialised (DESIGN.md "Concurrent
   /// dispatches"). One per host core, at most kMaxConcurrentDispatches.
   uint32_t concurrent_dispatches() const override;
   /// Test only: in later batches, run `run`'s first output is overwritten on
