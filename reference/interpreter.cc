@@ -8,6 +8,7 @@
 #include "reference/exec/lane_compiler.h"
 #include "reference/exec/memory_budget.h"
 #include "reference/exec/run_checks.h"
+#include "reference/exec/schedule_probe.h"
 #include "reference/observers/barrier_divergence.h"
 #include "reference/observers/race_detector.h"
 #include "reference/observers/strict_oob.h"
@@ -37,6 +38,20 @@ std::string_view name_of(Violation::Kind kind) {
       return "divergent barrier";
     case Violation::Kind::OutOfBounds:
       return "out of bounds";
+    case Violation::Kind::ScheduleDependence:
+      return "schedule dependence";
+  }
+  return "?";
+}
+
+std::string describe(const Schedule& schedule) {
+  switch (schedule.kind) {
+    case Schedule::Kind::Canonical:
+      return "canonical";
+    case Schedule::Kind::Reversed:
+      return "reversed";
+    case Schedule::Kind::Random:
+      return "random:" + std::to_string(schedule.seed);
   }
   return "?";
 }
@@ -86,7 +101,14 @@ Result<RunResult> run_unvalidated(const Program& program, const BufferSet& input
   std::vector<Observer*> observers;
   for (const std::unique_ptr<Observer>& o : owned) observers.push_back(o.get());
   observers.insert(observers.end(), extra_observers.begin(), extra_observers.end());
-  return execute(plan, *compiled, inputs, options, observers, memory);
+  Result<RunResult> result = execute(plan, *compiled, inputs, options, observers, memory);
+  if (result.ok() && options.checks && result->conforming()) {
+    if (std::optional<Violation> v =
+            probe_schedule_dependence(plan, *compiled, inputs, options, result->outputs)) {
+      result->violations.push_back(std::move(*v));
+    }
+  }
+  return result;
 }
 
 }  // namespace vyre::reference

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,8 +28,18 @@ struct Schedule {
 /// Knobs of one run.
 struct RunOptions {
   Schedule schedule;
-  /// Race and divergent-barrier observers; off for speed.
+  /// Race and divergent-barrier observers, and the schedule probes; off for
+  /// speed.
   bool checks = true;
+  /// With checks, a program with atomics that ran conforming runs again under
+  /// this many other schedules, and any difference in its outputs is a
+  /// schedule-dependence violation (reference/exec/schedule_probe.h).
+  uint32_t schedule_probes = 3;
+  /// Whether two runs' outputs are the same result, for the probes; empty:
+  /// byte for byte. A program whose outputs are judged in a canonical form
+  /// (graph.bfs findings, whose raw order is the schedule's) passes that
+  /// form's equality.
+  std::function<bool(const BufferSet&, const BufferSet&)> same_result;
   /// Any out-of-bounds access is a violation, not just counted.
   bool strict_oob = false;
   /// Steps before the run stops with an error (non-termination): every node
@@ -54,9 +65,10 @@ struct OobCounts {
 
 /// Something that makes the program non-conforming on this input.
 struct Violation {
-  enum class Kind : uint8_t { DataRace, DivergentBarrier, OutOfBounds };
+  enum class Kind : uint8_t { DataRace, DivergentBarrier, OutOfBounds, ScheduleDependence };
   Kind kind;
-  /// Full explanation: buffer, index, invocations and node involved.
+  /// Full explanation: buffer, index, invocations and node involved (for
+  /// schedule dependence: both schedules and the differing words).
   std::string message;
   std::string buffer;
   uint64_t index = 0;
@@ -104,6 +116,10 @@ class Observer;
 Result<RunResult> run_unvalidated(const Program& program, const BufferSet& inputs, const Grid& grid,
                                   const RunOptions& options = {},
                                   std::span<Observer* const> extra_observers = {});
+
+/// How `vyre-certify run --schedule` spells a schedule: "canonical",
+/// "reversed" or "random:SEED".
+std::string describe(const Schedule& schedule);
 
 /// Name of a violation kind ("data race", ...).
 std::string_view name_of(Violation::Kind kind);

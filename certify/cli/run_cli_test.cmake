@@ -35,3 +35,14 @@ run_cli(2 out err run missing_file.vyre)
 run_cli(2 out err run pass.vyre --schedule sideways)
 run_cli(2 out err run pass.vyre --backend nonesuch)
 run_cli(2 out err run)
+
+# Outputs that depend on the order of atomics: flagged on the reference, and
+# on another backend the reference's verdict on the case is shown.
+run_cli(1 out err run schedule_dependent.vyre)
+expect_contains("${out}${err}" "schedule dependence: the outputs depend on the schedule" "schedule")
+expect_contains("${out}${err}" "differ between the canonical and the reversed schedule" "schedule")
+run_cli(1 out err run schedule_dependent.vyre --schedule reversed)
+expect_contains("${out}${err}" "differ between the reversed and the canonical schedule" "schedule")
+run_cli(0 out err run atomic_total_after_barrier.vyre --schedule random:7)
+expect_contains("${out}${err}" "violations: none" "order-free atomics")
+expect_contains("${out}${err}" "expectation: PASS" "order-free atomics")

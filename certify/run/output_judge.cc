@@ -70,6 +70,16 @@ Judgement judge_outputs(const TestCase& expectation, const BufferSet& observed) 
   return {"unknown comparison", std::nullopt};
 }
 
+bool same_result(const TestCase& c, const BufferSet& a, const BufferSet& b) {
+  if (c.comparison == Comparison::Bytes) return a == b;
+  if (c.expected) return !judge_outputs(c, a).difference && !judge_outputs(c, b).difference;
+  auto dispatch = bfs_dispatch_of(c);
+  if (!dispatch) return false;
+  auto canonical_a = archetypes::bfs::canonical_bfs_outputs(a, *dispatch);
+  auto canonical_b = archetypes::bfs::canonical_bfs_outputs(b, *dispatch);
+  return canonical_a && canonical_b && *canonical_a == *canonical_b;
+}
+
 std::optional<FirstDifference> first_difference(const BufferSet& expected,
                                                 const BufferSet& observed) {
   for (const auto& [name, want] : expected) {

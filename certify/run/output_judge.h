@@ -28,6 +28,12 @@ struct Judgement {
 /// fails with a message saying so.
 Judgement judge_outputs(const TestCase& expectation, const BufferSet& observed);
 
+/// Whether two runs' outputs of `c` are the same result under its comparison:
+/// equal bytes, or for graph.bfs equal canonical findings (with an
+/// expectation: both meeting it, since rows past max_findings may be any
+/// admissible subset). What the reference's schedule probes compare.
+bool same_result(const TestCase& c, const BufferSet& a, const BufferSet& b);
+
 /// The first differing u32 word between two buffer sets (missing buffers and
 /// length differences included); nullopt when equal.
 std::optional<FirstDifference> first_difference(const BufferSet& expected,

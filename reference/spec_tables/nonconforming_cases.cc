@@ -1,6 +1,7 @@
 // Programs whose verdict is a flag, not bytes: data races (SEMANTICS S6),
-// barriers under divergence (archetype S13; V010, static and dynamic) and
-// the off-by-one archetype S11's out-of-bounds accesses in strict mode (S5).
+// barriers under divergence (archetype S13; V010, static and dynamic), the
+// off-by-one archetype S11's out-of-bounds accesses in strict mode (S5) and
+// the schedule-dependent programs of schedule_cases.cc (S6).
 #include "reference/spec_tables/case_builder.h"
 #include "reference/spec_tables/table_parts.h"
 
@@ -84,6 +85,7 @@ std::vector<NonconformingCase> nonconforming_cases() {
     out.push_back(NonconformingCase{std::move(strict), Nonconformance::StrictOutOfBounds,
                                     "lanes 1 and 2 access index len and len + 1"});
   }
+  for (NonconformingCase& c : schedule_dependent_cases()) out.push_back(std::move(c));
   return out;
 }
 

@@ -16,6 +16,7 @@ std::vector<TestCase> execution_model_cases() {
   for (TestCase& c : control_and_value_cases()) out.push_back(std::move(c));
   for (TestCase& c : order_cases()) out.push_back(std::move(c));
   for (TestCase& c : structural_cases()) out.push_back(std::move(c));
+  for (TestCase& c : schedule_independent_cases()) out.push_back(std::move(c));
   return out;
 }
 

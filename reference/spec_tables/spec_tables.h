@@ -56,10 +56,11 @@ std::vector<TestCase> execution_model_cases();
 
 /// Why a non-conforming case must be flagged.
 enum class Nonconformance : uint8_t {
-  DataRace,           ///< The run must report a data race (RunOptions::checks).
-  DivergentBarrier,   ///< Validation rejects it with V010; run unvalidated, the
-                      ///< dynamic check reports a divergent barrier.
-  StrictOutOfBounds,  ///< With RunOptions::strict_oob, out-of-bounds violations.
+  DataRace,            ///< The run must report a data race (RunOptions::checks).
+  DivergentBarrier,    ///< Validation rejects it with V010; run unvalidated, the
+                       ///< dynamic check reports a divergent barrier.
+  StrictOutOfBounds,   ///< With RunOptions::strict_oob, out-of-bounds violations.
+  ScheduleDependence,  ///< The run reports that its outputs depend on the schedule.
 };
 
 /// A case whose verdict is a violation rather than bytes (`expected` unset).

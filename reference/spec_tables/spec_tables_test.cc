@@ -125,6 +125,19 @@ TEST_P(Nonconforming, IsFlaggedUnderEverySchedule) {
         EXPECT_EQ(r->count(Violation::Kind::DivergentBarrier), 1u) << c.name;
         break;
       }
+      case Nonconformance::ScheduleDependence: {
+        const Result<RunResult> r = run(c.program, c.inputs, c.grid, options);
+        ASSERT_TRUE(r.ok()) << c.name << ": " << r.error().message;
+        ASSERT_EQ(r->violations.size(), 1u) << c.name;
+        EXPECT_EQ(r->violations.front().kind, Violation::Kind::ScheduleDependence) << c.name;
+        // Not a race: the same program without the probes is conforming.
+        RunOptions unprobed = options;
+        unprobed.schedule_probes = 0;
+        const Result<RunResult> plain = run(c.program, c.inputs, c.grid, unprobed);
+        ASSERT_TRUE(plain.ok()) << plain.error().message;
+        EXPECT_TRUE(plain->conforming()) << c.name;
+        break;
+      }
       case Nonconformance::StrictOutOfBounds: {
         const Result<RunResult> lenient = run(c.program, c.inputs, c.grid, options);
         ASSERT_TRUE(lenient.ok()) << lenient.error().message;

@@ -23,5 +23,9 @@ std::vector<TestCase> structural_cases();
 /// workgroup buffers; structural_cases() holds them, and each also runs in
 /// strict mode as non-conforming.
 std::vector<TestCase> off_by_one_cases();
+/// Atomics whose order reaches the outputs (flagged) and atomics whose order
+/// does not (compared), in schedule_cases.cc.
+std::vector<NonconformingCase> schedule_dependent_cases();
+std::vector<TestCase> schedule_independent_cases();
 
 }  // namespace vyre::reference

@@ -1,0 +1,123 @@
+#include "reference/exec/schedule_probe.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace vyre::reference {
+namespace {
+
+/// Differing words listed in a violation's message.
+constexpr size_t kListedWords = 4;
+
+/// Seeds of the random probes: fixed, so a verdict repeats from run to run.
+constexpr uint64_t kProbeSeeds[] = {0x5eed0001, 0x5eed0002, 0x5eed0003, 0x5eed0004,
+                                    0x5eed0005, 0x5eed0006, 0x5eed0007, 0x5eed0008};
+
+bool has_atomic(const LaneProgram& compiled) {
+  return std::any_of(compiled.access_sites.begin(), compiled.access_sites.end(),
+                     [](const AccessSite& s) { return s.kind == AccessKind::Atomic; });
+}
+
+bool same_schedule(const Schedule& a, const Schedule& b) {
+  return a.kind == b.kind && (a.kind != Schedule::Kind::Random || a.seed == b.seed);
+}
+
+uint32_t word_at(const ByteBuffer& bytes, size_t word) {
+  uint32_t value = 0;
+  const size_t at = word * 4;
+  if (at < bytes.size())
+    std::memcpy(&value, bytes.data() + at, std::min<size_t>(4, bytes.size() - at));
+  return value;
+}
+
+std::string hex(uint32_t value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", value);
+  return text;
+}
+
+/// The violation for outputs that differ between `first` (under `own`) and
+/// `probe` (under `other`); nullopt when they agree.
+std::optional<Violation> compare(const BufferSet& first, const Schedule& own,
+                                 const BufferSet& probe, const Schedule& other) {
+  for (const auto& [name, bytes] : first) {
+    const auto it = probe.find(name);
+    if (it == probe.end() || it->second == bytes) continue;
+    const ByteBuffer& theirs = it->second;
+    std::vector<size_t> words;
+    const size_t count = (std::max(bytes.size(), theirs.size()) + 3) / 4;
+    for (size_t w = 0; w < count; ++w) {
+      if (word_at(bytes, w) != word_at(theirs, w)) words.push_back(w);
+    }
+    if (words.empty()) continue;
+    Violation v{Violation::Kind::ScheduleDependence, "", name, words.front(), {}, {}, {}};
+    v.message = "the outputs depend on the schedule: " + std::to_string(words.size()) + " word" +
+                (words.size() == 1 ? "" : "s") + " of `" + name + "` differ between the " +
+                describe(own) + " and the " + describe(other) + " schedule (";
+    for (size_t i = 0; i < std::min(words.size(), kListedWords); ++i) {
+      if (i != 0) v.message += ", ";
+      v.message += name + "[" + std::to_string(words[i]) + "] " + hex(word_at(bytes, words[i])) +
+                   " vs " + hex(word_at(theirs, words[i]));
+    }
+    if (words.size() > kListedWords) v.message += ", ...";
+    v.message +=
+        "): the order in which atomics take effect reaches the outputs (a returned value kept, "
+        "or the final value of an exchange), so no single run's bytes can be expected";
+    return v;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<Schedule> probe_schedules(const Schedule& own, uint32_t count) {
+  std::vector<Schedule> candidates = {{Schedule::Kind::Canonical, 0},
+                                      {Schedule::Kind::Reversed, 0}};
+  for (uint64_t seed : kProbeSeeds) candidates.push_back({Schedule::Kind::Random, seed});
+  std::vector<Schedule> out;
+  for (const Schedule& s : candidates) {
+    if (out.size() == count) break;
+    if (!same_schedule(s, own)) out.push_back(s);
+  }
+  return out;
+}
+
+std::optional<Violation> probe_schedule_dependence(const ExecutionPlan& plan,
+                                                   const LaneProgram& compiled,
+                                                   const BufferSet& inputs,
+                                                   const RunOptions& options,
+                                                   const BufferSet& first) {
+  if (options.schedule_probes == 0 || !has_atomic(compiled)) return std::nullopt;
+  ExecutionPlan unchecked = plan;
+  unchecked.observer_bytes = 0;
+
+  for (const Schedule& other : probe_schedules(options.schedule, options.schedule_probes)) {
+    RunOptions probe = options;
+    probe.schedule = other;
+    probe.checks = false;
+    probe.strict_oob = false;
+    // Each probe is a run of its own, under the same limit; without the
+    // checks it needs no more memory than the first run did.
+    MemoryBudget memory(probe.max_memory_bytes);
+    const Result<RunResult> ran = execute(unchecked, compiled, inputs, probe, {}, memory);
+    if (!ran.ok()) {
+      return Violation{Violation::Kind::ScheduleDependence,
+                       "the run depends on the schedule: it finishes under the " +
+                           describe(options.schedule) + " schedule but not under the " +
+                           describe(other) + " one (" + ran.error().message + ")",
+                       "",
+                       0,
+                       {},
+                       {},
+                       {}};
+    }
+    if (options.same_result && options.same_result(first, ran->outputs)) continue;
+    if (std::optional<Violation> v = compare(first, options.schedule, ran->outputs, other)) {
+      return v;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace vyre::reference

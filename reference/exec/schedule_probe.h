@@ -1,0 +1,37 @@
+// Schedule dependence (SEMANTICS S6): a program without races and divergent
+// barriers may still give bytes that depend on the order in which the
+// invocations' atomics take effect (an atomic's returned value kept in an
+// output, a branch or an address; the final value of an exchange or a
+// compare-exchange). No backend can be judged against one schedule's bytes of
+// such a program, so the reference runs it again under other schedules and
+// reports any difference as a violation. Only the order of atomics can make a
+// race-free program's bytes differ, so a program without atomics is not
+// probed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reference/exec/executor.h"
+#include "reference/interpreter.h"
+
+namespace vyre::reference {
+
+/// The schedules a run under `own` is compared with: canonical, reversed and
+/// seeded random ones, without `own`, `count` of them.
+std::vector<Schedule> probe_schedules(const Schedule& own, uint32_t count);
+
+/// Runs `compiled` under options.schedule_probes other schedules (without the
+/// checks) and compares their outputs with `first`, the outputs of the run
+/// under options.schedule (by options.same_result where given). The violation names both schedules
+/// and the first differing words, or the probe's error when a run under another schedule fails (a
+/// loop bound read from an atomic may not end); nullopt when every probe agrees or the program has
+/// no atomic.
+std::optional<Violation> probe_schedule_dependence(const ExecutionPlan& plan,
+                                                   const LaneProgram& compiled,
+                                                   const BufferSet& inputs,
+                                                   const RunOptions& options,
+                                                   const BufferSet& first);
+
+}  // namespace vyre::reference

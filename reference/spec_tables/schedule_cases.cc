@@ -1,0 +1,97 @@
+// Atomics and the schedule (SEMANTICS S6): programs whose bytes depend on the
+// order in which their atomics take effect, which the reference must flag as
+// schedule-dependent, and programs whose atomics race on purpose yet give one
+// result under every order, which it must not flag. Expected bytes are worked
+// out by hand from the order-free reading in each comment.
+#include "reference/spec_tables/case_builder.h"
+#include "reference/spec_tables/table_parts.h"
+
+namespace vyre::reference {
+namespace {
+
+using namespace vyre::build;
+using spec_tables::make_case;
+
+/// Buffers `c` (the contended counter) and `out`, both read-write.
+Program counter_and_out(std::array<uint32_t, 3> wg, Body body) {
+  return Program{
+      {storage("c", 0, BufferAccess::ReadWrite), storage("out", 1, BufferAccess::ReadWrite)},
+      wg,
+      std::move(body)};
+}
+
+NonconformingCase dependent(std::string name, Program p, Grid grid, uint32_t out_words,
+                            std::string reason) {
+  return NonconformingCase{TestCase{"schedule/" + std::move(name),
+                                    std::move(p),
+                                    grid,
+                                    {{"c", zero_words(1)}, {"out", zero_words(out_words)}},
+                                    {}},
+                           Nonconformance::ScheduleDependence, std::move(reason)};
+}
+
+}  // namespace
+
+std::vector<NonconformingCase> schedule_dependent_cases() {
+  std::vector<NonconformingCase> out;
+  out.push_back(dependent(
+      "kept_atomic_result",
+      counter_and_out({2, 1, 1},
+                      {store("out", local_id(0), atomic(AtomicOp::Add, "c", u32(0), u32(1)))}),
+      Grid{}, 2, "each invocation keeps the counter's old value: who goes first gets 0"));
+  out.push_back(dependent(
+      "kept_result_across_workgroups",
+      counter_and_out({1, 1, 1},
+                      {store("out", workgroup_id(0), atomic(AtomicOp::Add, "c", u32(0), u32(1)))}),
+      Grid{{3, 1, 1}}, 3, "workgroups run in no set order, so neither do their atomics"));
+  out.push_back(dependent(
+      "exchange_final_value",
+      counter_and_out({4, 1, 1}, {let("old", atomic(AtomicOp::Exchange, "c", u32(0),
+                                                    add(local_id(0), u32(1))))}),
+      Grid{}, 1, "the counter ends holding the last exchanger's value, results discarded"));
+  out.push_back(dependent(
+      "compare_exchange_winner",
+      counter_and_out(
+          {4, 1, 1}, {let("old", compare_exchange("c", u32(0), u32(0), add(local_id(0), u32(1))))}),
+      Grid{}, 1, "the first compare-exchange wins and its value stays"));
+  out.push_back(dependent(
+      "winner_writes_its_id",
+      counter_and_out({4, 1, 1}, {if_(eq(atomic(AtomicOp::Add, "c", u32(0), u32(1)), u32(0)),
+                                      {store("out", u32(0), local_id(0))})}),
+      Grid{}, 1, "the invocation that wins the atomic stores its own id"));
+  out.push_back(dependent(
+      "atomic_result_as_address",
+      counter_and_out({4, 1, 1},
+                      {store("out", atomic(AtomicOp::Add, "c", u32(0), u32(1)), local_id(0))}),
+      Grid{}, 4, "slots are handed out in atomic order: a permutation of the ids"));
+  return out;
+}
+
+std::vector<TestCase> schedule_independent_cases() {
+  std::vector<TestCase> out;
+  // Four adds, then a barrier: every invocation reads the final 4.
+  out.push_back(make_case(
+      "exec/atomic_total_read_after_barrier",
+      counter_and_out({4, 1, 1}, {let("old", atomic(AtomicOp::Add, "c", u32(0), u32(1))), barrier(),
+                                  store("out", local_id(0), load("c", u32(0)))}),
+      Grid{}, {{"c", zero_words(1)}, {"out", zero_words(4)}},
+      {{"c", to_bytes({4})}, {"out", to_bytes({4, 4, 4, 4})}}));
+  // One invocation wins (old value 0) and writes a constant: who won does not
+  // show in the bytes.
+  out.push_back(make_case(
+      "exec/atomic_section_independent_of_winner",
+      counter_and_out({4, 1, 1}, {if_(eq(atomic(AtomicOp::Add, "c", u32(0), u32(1)), u32(0)),
+                                      {store("out", u32(0), u32(42))})}),
+      Grid{{2, 1, 1}}, {{"c", zero_words(1)}, {"out", zero_words(1)}},
+      {{"c", to_bytes({8})}, {"out", to_bytes({42})}}));
+  // Max of every invocation id + 1 over two workgroups of 4: 8, in any order.
+  out.push_back(
+      make_case("exec/atomic_max_result_discarded",
+                counter_and_out({4, 1, 1}, {let("old", atomic(AtomicOp::Max, "c", u32(0),
+                                                              add(invocation_id(0), u32(1))))}),
+                Grid{{2, 1, 1}}, {{"c", zero_words(1)}, {"out", zero_words(1)}},
+                {{"c", to_bytes({8})}, {"out", to_bytes({0})}}));
+  return out;
+}
+
+}  // namespace vyre::reference
