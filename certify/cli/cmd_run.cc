@@ -231,7 +231,8 @@ int cmd_run(std::span<const std::string> args) {
                    flags.backend.backend.c_str(), caps.unavailable.c_str());
       return kExitUsage;
     }
-    std::printf("device: %s\n", caps.device_name.c_str());
+    std::printf("device: %s (driver %s, %s)\n", caps.device_name.c_str(), caps.driver.c_str(),
+                caps.api.c_str());
     e = execute_on(**backend, c);
   }
   if (e.error) {
