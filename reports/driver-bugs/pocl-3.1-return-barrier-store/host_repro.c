@@ -45,7 +45,7 @@ int main(void) {
     err = clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
   }
   if (err != CL_SUCCESS) return 2;
-  printf("out[10] = %u, out[11] = %u (expected 7 and 7: work-items 10 and 11 returned)\n",
-         out[10], out[11]);
+  printf("out[10] = %u, out[11] = %u (expected 7 and 7: work-items 10 and 11 returned)\n", out[10],
+         out[11]);
   return out[10] == 7 && out[11] == 7 ? 0 : 1;
 }
