@@ -452,10 +452,14 @@ TEST(CaseRunner, HostDrivenBackendThatDiffersFromTheReferenceFailsWithARerunComm
 }
 
 /// A host-driven case on a backend that takes 4 dispatches at once; each run
-/// takes `run_ms`, answers `status` and counts the runs in flight.
+/// takes `run_ms`, answers `status` and counts the runs in flight. On
+/// `wait_for_overlap`, a run also waits (30 s at most) until two runs have
+/// been in flight at once, so that runs taken side by side show it however
+/// busy the machine is.
 struct SideBySideHostCase {
   Status status = Status::Ok;
   std::chrono::milliseconds run_ms{2};
+  const Backend* wait_for_overlap = nullptr;
   std::atomic<uint32_t> started{0};
   std::atomic<uint32_t> in_flight{0};
   std::atomic<uint32_t> most_in_flight{0};
@@ -463,12 +467,19 @@ struct SideBySideHostCase {
   SuiteCase suite_case() {
     HostCase host;
     host.expected = right_outputs();
-    host.prepare = [this](Backend&) {
-      return HostPrepared{Status::Ok, "", [this]() {
+    host.prepare = [this](Backend& b) {
+      const bool wait = &b == wait_for_overlap;
+      return HostPrepared{Status::Ok, "", [this, wait]() {
                             ++started;
                             const uint32_t now = ++in_flight;
                             uint32_t most = most_in_flight.load();
                             while (now > most && !most_in_flight.compare_exchange_weak(most, now)) {
+                            }
+                            const auto deadline =
+                                std::chrono::steady_clock::now() + std::chrono::seconds(30);
+                            while (wait && most_in_flight.load() < 2 &&
+                                   std::chrono::steady_clock::now() < deadline) {
+                              std::this_thread::sleep_for(std::chrono::milliseconds(1));
                             }
                             std::this_thread::sleep_for(run_ms);
                             --in_flight;
@@ -483,6 +494,7 @@ TEST(CaseRunner, HostDrivenRunsGoSideBySideWhereTheBackendTakesConcurrentDispatc
   ScriptedBackend backend, reference;
   backend.side_by_side = 4;
   SideBySideHostCase host;
+  host.wait_for_overlap = &backend;
   CaseResult r = run_case(backend, host.suite_case(), runs_against(40, reference), nullptr);
   EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
   EXPECT_EQ(r.dispatches, 40u);

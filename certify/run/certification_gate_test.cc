@@ -108,7 +108,14 @@ TEST(GateLanes, CasesRunSideBySideOnABackendTakingConcurrentDispatchesAndReportI
         int seen = most.load();
         while (now > seen && !most.compare_exchange_weak(seen, now)) {
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        // Each dispatch waits until two have been in flight at once: lanes
+        // that run side by side get there at once, however busy the
+        // machine; lanes that run one at a time never do and the wait ends
+        // at its (generous) deadline with `most` still 1.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (most.load() < 2 && std::chrono::steady_clock::now() < deadline) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
         --in_flight;
         return right();
       },
