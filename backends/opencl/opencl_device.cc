@@ -42,7 +42,7 @@ uint32_t clamp_u32(uint64_t v) {
 }
 
 ClDevice probe_device(const OpenClApi& api, cl_platform_id platform, cl_device_id device) {
-  ClDevice out{platform, device, {}, {}};
+  ClDevice out{platform, device, {}, {}, device_value<cl_device_type>(api, device, CL_DEVICE_TYPE)};
   DeviceLimits& l = out.limits;
   l.device_name = device_string(api, device, CL_DEVICE_NAME);
   size_t sizes[3] = {0, 0, 0};
@@ -124,7 +124,15 @@ Result<std::vector<ClDevice>> list_devices(const OpenClApi& api) {
 }
 
 Result<ClDevice> select_device(const std::vector<ClDevice>& devices, std::string_view selector) {
-  if (selector.empty()) return devices.front();
+  if (selector.empty()) {
+    // As the Vulkan backend prefers a discrete GPU: a host with NVIDIA's
+    // driver and PoCL lists whichever platform the loader finds first, and
+    // a user who names no device means the GPU.
+    const auto gpu = std::find_if(devices.begin(), devices.end(), [](const ClDevice& d) {
+      return (d.type & CL_DEVICE_TYPE_GPU) != 0 && d.capabilities.unavailable.empty();
+    });
+    return gpu != devices.end() ? *gpu : devices.front();
+  }
   size_t index = 0;
   const auto [end, ec] = std::from_chars(selector.data(), selector.data() + selector.size(), index);
   if (ec == std::errc() && end == selector.data() + selector.size()) {

@@ -20,13 +20,16 @@ struct ClDevice {
   cl_device_id device = nullptr;
   Capabilities capabilities;
   DeviceLimits limits;
+  /// CL_DEVICE_TYPE_GPU, _CPU, ...: the default choice prefers a GPU.
+  cl_device_type type = 0;
 };
 
 /// Every device of every platform, in platform then device order. Errors: no
 /// platform, or no device on any platform.
 Result<std::vector<ClDevice>> list_devices(const OpenClApi& api);
 
-/// The device `selector` picks among `devices`: empty means the first; an
+/// The device `selector` picks among `devices`: empty means the first usable
+/// GPU, else the first device; an
 /// index ("1"); else the first whose "platform: device" name contains it,
 /// case-insensitively. Errors: nothing matches (the message lists the devices).
 Result<ClDevice> select_device(const std::vector<ClDevice>& devices, std::string_view selector);

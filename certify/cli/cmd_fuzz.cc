@@ -102,6 +102,10 @@ int cmd_fuzz(std::span<const std::string> args) {
                  a.hunt.backend_name.c_str(), caps.unavailable.c_str());
     return kExitUsage;
   }
+  // Which device is hunted, before anything can go wrong on it.
+  std::printf("fuzz: %s on %s (driver %s, %s)\n", a.hunt.backend_name.c_str(),
+              caps.device_name.c_str(), caps.driver.c_str(), caps.api.c_str());
+  std::fflush(stdout);
   a.hunt.preferred_workgroup_size = caps.preferred_workgroup_size != 0
                                         ? caps.preferred_workgroup_size
                                         : a.hunt.preferred_workgroup_size;
