@@ -109,6 +109,7 @@ int cmd_fuzz(std::span<const std::string> args) {
   a.hunt.preferred_workgroup_size = caps.preferred_workgroup_size != 0
                                         ? caps.preferred_workgroup_size
                                         : a.hunt.preferred_workgroup_size;
+  a.hunt.reopen_backend = [choice = a.backend] { return open_backend(choice); };
   const certify::HuntResult r = certify::hunt(**backend, a.hunt);
   std::printf(
       "%s: %llu programs (%llu discarded by the reference), %llu cases, %.1f programs/s, "

@@ -5,10 +5,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <optional>
 #include <set>
 
-#include "certify/run/case_runner.h"
-#include "certify/run/failure_reduction.h"
+#include "certify/run/certification_run.h"
 #include "certify/run/run_clock.h"
 #include "certify/suite/random_program_cases.h"
 #include "spec/text/text_format.h"
@@ -37,33 +38,47 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   f << text;
 }
 
-/// Writes a new finding's folder; false when its reduced form was seen.
-bool record_finding(const HuntOptions& o, const SuiteCase& c, uint64_t program_seed,
-                    const CaseResult& r, const TestCase& failing,
-                    const std::optional<ReducedFailure>& reduced, std::set<std::string>& seen,
+/// A repro file a batch wrote (a path relative to its folder), parsed; nullopt
+/// when there is none or it cannot be read back.
+std::optional<TestCase> read_repro(const std::filesystem::path& batch_dir,
+                                   const std::string& relative) {
+  if (relative.empty()) return std::nullopt;
+  std::ifstream f(batch_dir / relative, std::ios::binary);
+  if (!f) return std::nullopt;
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  Result<TestCase> parsed = parse_case(text);
+  if (!parsed) return std::nullopt;
+  return std::move(parsed).value();
+}
+
+/// Writes a new finding's folder from a failing case of a batch; false when
+/// its reduced form (or, unreduced, its failing form) was seen.
+bool record_finding(const HuntOptions& o, const CaseResult& r,
+                    const std::filesystem::path& batch_dir, std::set<std::string>& seen,
                     HuntFinding& finding) {
-  TestCase key = reduced ? reduced->reduced : failing;
+  const std::optional<TestCase> failing = read_repro(batch_dir, r.failure->repro);
+  if (!failing) return false;
+  const std::optional<TestCase> reduced = read_repro(batch_dir, r.failure->reduced_repro);
+  const std::optional<TestCase> unrewritten = read_repro(batch_dir, r.failure->original_repro);
+  TestCase key = reduced ? *reduced : *failing;
   key.name.clear();
   finding.hash = text_hash(print_case(key));
   if (!seen.insert(finding.hash).second) return false;
-  finding.case_id = c.id;
-  finding.program_seed = program_seed;
+  finding.case_id = r.id;
   finding.verdict = r.verdict;
   finding.message = r.message;
   const std::filesystem::path dir = std::filesystem::path(o.out_dir) / finding.hash;
   finding.dir = dir.string();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  write_text(dir / "original.vyre", case_text(failing, "original of"));
-  if (reduced) write_text(dir / "reduced.vyre", case_text(reduced->reduced, "reduced"));
-  const TestCase* unrewritten = original_of(c);
+  write_text(dir / "original.vyre", case_text(*failing, "original of"));
+  if (reduced) write_text(dir / "reduced.vyre", case_text(*reduced, "reduced"));
   if (unrewritten) {
     write_text(dir / "unrewritten.vyre", case_text(*unrewritten, "original program of"));
   }
   std::string readme = "verdict: " + std::string(name_of(r.verdict)) + "\nmessage: " + r.message +
-                       "\ncase: " + c.id + "\nprogram seed: " + std::to_string(program_seed) +
-                       "\n(hunt --seed " + std::to_string(o.seed) + ")\n";
-  if (r.failure) readme += "variant: " + r.failure->variant + "\n";
+                       "\ncase: " + r.id + "\n(hunt --seed " + std::to_string(o.seed) + ")\n";
+  readme += "variant: " + r.failure->variant + "\n";
   if (unrewritten) {
     readme +=
         "A metamorphic variant: unrewritten.vyre is the program it was rewritten from; "
@@ -89,6 +104,13 @@ void show_progress(const HuntResult& r, double elapsed, bool live) {
   std::fflush(stderr);
 }
 
+/// Programs in the first batch, and the bounds of later ones.
+constexpr uint32_t kFirstBatch = 8;
+constexpr uint32_t kMaxBatch = 512;
+/// Seconds a batch aims for: long enough to fill every lane and core, short
+/// enough that a hunt ends near its budget.
+constexpr double kBatchSeconds = 2.0;
+
 }  // namespace
 
 std::string hunt_program_id(uint64_t seed, uint64_t index) {
@@ -100,45 +122,48 @@ HuntResult hunt(Backend& backend, const HuntOptions& o) {
   const bool live = o.progress && ::isatty(2) == 1;
   HuntResult result;
   std::set<std::string> seen;
-  CaseRunOptions run_options;
-  run_options.runs = o.runs;
-  run_options.preferred_workgroup_size = o.preferred_workgroup_size;
-  ReductionLimits limits;
-  limits.runs = o.runs;
-  double last_shown = 0;
+  const Capabilities device = backend.probe();
+  // Each batch is a certification run of its programs' cases: the same lanes,
+  // compiles ahead on every core, retries on a fresh backend and reduction as
+  // `vyre-certify` itself, into a scratch folder whose repros become findings.
+  CertifyOptions run;
+  run.backend = o.backend_name;
+  run.level = Level::L5;
+  run.runs = o.runs;
+  run.seed = o.seed;
+  run.progress = false;
+  run.reopen_backend = o.reopen_backend;
+  const std::filesystem::path scratch = std::filesystem::path(o.out_dir) / ".batch";
   const auto elapsed = [&] { return static_cast<double>(clock.elapsed_us()) / 1e6; };
-  for (uint64_t index = 0; elapsed() < o.seconds; ++index) {
-    // Past 2^32 programs the index wraps; a hunt never gets that far.
-    const uint64_t program_seed = random_program_seed(o.seed, static_cast<uint32_t>(index));
-    ++result.programs;
-    auto cases = random_program_suite_cases(program_seed, hunt_program_id(o.seed, index), o.seed);
-    if (!cases) {
-      ++result.discarded;
-      continue;
-    }
-    for (const SuiteCase& c : *cases) {
-      std::optional<TestCase> failing;
-      // Kept in memory: a finding's folder is named by its reduced form, so
-      // it is written once reduced; the path is the file's name there.
-      const ReproWriter keep = [&](const TestCase& repro) {
-        failing = repro;
-        return std::string("original.vyre");
-      };
-      CaseResult r = run_case(backend, c, run_options, keep);
+  uint32_t batch = kFirstBatch;
+  for (uint64_t first = 0; elapsed() < o.seconds; first += batch) {
+    const double batch_start = elapsed();
+    RandomProgramTally tally;
+    const std::vector<SuiteCase> cases = random_program_range(
+        o.seed, first, batch, [&](uint64_t i) { return hunt_program_id(o.seed, i); }, tally);
+    result.programs += tally.generated;
+    result.discarded += tally.discarded;
+    std::vector<const SuiteCase*> chosen;
+    for (const SuiteCase& c : cases) chosen.push_back(&c);
+    std::error_code ec;
+    std::filesystem::remove_all(scratch, ec);
+    run.out_dir = scratch.string();
+    const Report report = run_certification(backend, device, chosen, run, tally);
+    for (const CaseResult& r : report.cases) {
       ++result.cases;
-      if (r.verdict == Verdict::Pass || !failing) continue;
+      if (r.verdict == Verdict::Pass || r.verdict == Verdict::NotSupported) continue;
       ++result.failures;
-      limits.per_failure.max_seconds = std::max(1.0, std::min(20.0, o.seconds - elapsed()));
-      const auto reduced = reduce_failure(backend, *failing, r.verdict, limits);
       HuntFinding finding;
-      if (record_finding(o, c, program_seed, r, *failing, reduced, seen, finding)) {
+      if (r.failure && record_finding(o, r, scratch, seen, finding)) {
         result.findings.push_back(std::move(finding));
       }
     }
-    if (o.progress && elapsed() - last_shown >= 1.0) {
-      last_shown = elapsed();
-      show_progress(result, last_shown, live);
-    }
+    std::filesystem::remove_all(scratch, ec);
+    // The next batch fills about kBatchSeconds at the rate this one ran.
+    const double took = std::max(elapsed() - batch_start, 1e-3);
+    batch = std::clamp<uint32_t>(static_cast<uint32_t>(batch * kBatchSeconds / took), kFirstBatch,
+                                 kMaxBatch);
+    if (o.progress) show_progress(result, elapsed(), live);
   }
   result.seconds = elapsed();
   if (o.progress) {

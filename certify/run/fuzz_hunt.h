@@ -1,15 +1,20 @@
 // `vyre-certify fuzz`: an open-ended hunt for backend bugs with L5's random
 // programs. Program i of a hunt from seed S is L5's program i for --seed S
 // (random_program_seed), so a hunt's first programs are a certification
-// run's; every failure is reduced and written once per distinct reduced form.
+// run's. Programs run in batches, each a certification run of its cases (the
+// same lanes, compiles ahead and retries); every failure is reduced and
+// written once per distinct reduced form.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "backends/backend.h"
 #include "certify/report/report.h"
+#include "spec/support/result.h"
 
 namespace vyre::certify {
 
@@ -28,6 +33,9 @@ struct HuntOptions {
   bool progress = true;
   /// The --backend text, for the replay commands written with each finding.
   std::string backend_name;
+  /// Opens a fresh backend for the one retry of a case that lost the device,
+  /// hung or crashed; empty: no retries.
+  std::function<Result<std::unique_ptr<Backend>>()> reopen_backend;
 };
 
 /// One distinct failure: its reduced form's hash names its folder.
@@ -35,7 +43,6 @@ struct HuntFinding {
   /// Hex hash of the reduced case's canonical text (its name left out).
   std::string hash;
   std::string case_id;
-  uint64_t program_seed = 0;
   Verdict verdict = Verdict::Error;
   std::string message;
   /// out_dir/hash, holding original.vyre, reduced.vyre and README.txt.

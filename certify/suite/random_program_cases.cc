@@ -86,7 +86,8 @@ std::optional<std::vector<SuiteCase>> random_program_suite_cases(uint64_t progra
   return cases;
 }
 
-std::vector<SuiteCase> random_program_cases(uint64_t run_seed, uint32_t count,
+std::vector<SuiteCase> random_program_range(uint64_t run_seed, uint64_t first, uint32_t count,
+                                            const std::function<std::string(uint64_t)>& id,
                                             RandomProgramTally& tally) {
   // Each program is drawn from its own seed, so they are built on every
   // host core and kept in index order: the same cases whatever the cores.
@@ -98,8 +99,10 @@ std::vector<SuiteCase> random_program_cases(uint64_t run_seed, uint32_t count,
   const auto build = [&](uint32_t thread) {
     try {
       for (uint32_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
-        made[i] = random_program_suite_cases(random_program_seed(run_seed, i), random_program_id(i),
-                                             run_seed);
+        // Past 2^32 programs the index wraps; no run gets that far.
+        const uint64_t index = first + i;
+        made[i] = random_program_suite_cases(
+            random_program_seed(run_seed, static_cast<uint32_t>(index)), id(index), run_seed);
       }
     } catch (...) {
       thrown[thread] = std::current_exception();
@@ -122,6 +125,14 @@ std::vector<SuiteCase> random_program_cases(uint64_t run_seed, uint32_t count,
     }
     for (SuiteCase& c : *cases) out.push_back(std::move(c));
   }
+  return out;
+}
+
+std::vector<SuiteCase> random_program_cases(uint64_t run_seed, uint32_t count,
+                                            RandomProgramTally& tally) {
+  std::vector<SuiteCase> out = random_program_range(
+      run_seed, 0, count, [](uint64_t i) { return random_program_id(static_cast<uint32_t>(i)); },
+      tally);
   // The generator promises conforming programs; more than a few screened
   // out means it (or the reference) is broken, and the level must not
   // certify on the survivors.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,13 @@ std::optional<std::vector<SuiteCase>> random_program_suite_cases(uint64_t progra
 /// L5's cases for `run_seed`: programs 0..count-1. More than 5% discarded is a
 /// suite defect and adds a case that fails the level saying so.
 std::vector<SuiteCase> random_program_cases(uint64_t run_seed, uint32_t count,
+                                            RandomProgramTally& tally);
+
+/// The cases of programs first..first+count-1 for `run_seed`, program i
+/// named id(i), built on every host core and kept in program order; the
+/// discarded ones are counted in `tally`, and no case is added for them.
+std::vector<SuiteCase> random_program_range(uint64_t run_seed, uint64_t first, uint32_t count,
+                                            const std::function<std::string(uint64_t)>& id,
                                             RandomProgramTally& tally);
 
 }  // namespace vyre::certify
