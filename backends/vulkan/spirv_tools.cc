@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <mutex>
 #include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
 #include <spirv_cross/spirv_glsl.hpp>
 
 namespace vyre::vulkan {
@@ -102,6 +103,30 @@ Result<std::string> spirv_to_glsl(std::span<const uint32_t> words) {
   } catch (const std::exception& e) {
     return Error{std::string("SPIRV-Cross cannot decompile the module: ") + e.what()};
   }
+}
+
+std::string_view name_of(SpirvRecipe recipe) {
+  return recipe == SpirvRecipe::Performance ? "spirv-opt -O" : "spirv-opt -Os";
+}
+
+Result<SpirvWords> optimize_spirv(std::span<const uint32_t> words, SpirvRecipe recipe) {
+  spvtools::Optimizer optimizer(SPV_ENV_VULKAN_1_1);
+  std::string log;
+  optimizer.SetMessageConsumer([&log](spv_message_level_t, const char*,
+                                      const spv_position_t& position, const char* message) {
+    if (!log.empty()) log += '\n';
+    log += "word " + std::to_string(position.index) + ": " + message;
+  });
+  if (recipe == SpirvRecipe::Performance) {
+    optimizer.RegisterPerformancePasses();
+  } else {
+    optimizer.RegisterSizePasses();
+  }
+  SpirvWords out;
+  if (!optimizer.Run(words.data(), words.size(), &out)) {
+    return Error{std::string(name_of(recipe)) + " failed on the module: " + log};
+  }
+  return out;
 }
 
 }  // namespace vyre::vulkan

@@ -23,6 +23,18 @@ Result<SpirvWords> compile_glsl_compute(std::string_view glsl);
 /// carry every message it printed.
 Result<Ok> validate_spirv(std::span<const uint32_t> words);
 
+/// The SPIRV-Tools optimizer's recipes: `spirv-opt -O` and `spirv-opt -Os`.
+enum class SpirvRecipe : uint8_t { Performance, Size };
+
+/// "spirv-opt -O" or "spirv-opt -Os".
+std::string_view name_of(SpirvRecipe recipe);
+
+/// The module after the optimizer's `recipe` (another legal encoding of the
+/// same program, as a driver's own compiler would receive from an optimising
+/// front end). The optimizer validates its input and output; errors carry its
+/// messages.
+Result<SpirvWords> optimize_spirv(std::span<const uint32_t> words, SpirvRecipe recipe);
+
 /// SPIRV-Tools disassembly, one instruction per line with friendly names.
 Result<std::string> disassemble_spirv(std::span<const uint32_t> words);
 
