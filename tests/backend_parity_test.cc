@@ -13,7 +13,7 @@
 #include <string>
 
 #include "backends/reference_backend.h"
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 #include "reference/interpreter.h"
 #include "reference/spec_tables/primitive_call_cases.h"
 #include "reference/spec_tables/spec_tables.h"

@@ -25,7 +25,7 @@
 #include "archetypes/graph/bfs_dispatch.h"
 #include "archetypes/graph/bfs_layout.h"
 #include "archetypes/graph/bfs_program.h"
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 #include "generators/graph_gen_rc.h"
 #include "generators/property_check.h"
 #include "generators/rmat.h"

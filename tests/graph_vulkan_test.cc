@@ -13,7 +13,7 @@
 #include "archetypes/dataflow/dataflow_cases.h"
 #include "archetypes/graph/archetype_cases.h"
 #include "archetypes/graph/bfs_layout.h"
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 
 namespace vyre::archetypes {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "archetypes/dataflow/dataflow_oracle.h"
 #include "archetypes/dataflow/dataflow_programs.h"
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 #include "spec/ir/builder.h"
 #include "spec/validate/validator.h"
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "archetypes/dataflow/toml_errors.h"
+#include "spec/support/toml_errors.h"
 
 namespace vyre::dataflow {
 namespace {

@@ -1,6 +1,6 @@
 #include "archetypes/dataflow/rules_toml.h"
 
-#include "archetypes/dataflow/toml_errors.h"
+#include "spec/support/toml_errors.h"
 #include "spec/support/diagnostic_text.h"
 
 #include <toml++/toml.h>

@@ -11,7 +11,7 @@
 #include "archetypes/dataflow/dataflow_cases.h"
 #include "archetypes/graph/archetype_cases.h"
 #include "archetypes/graph/bfs_layout.h"
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 #include "reference/graph/reachability.h"
 #include "reference/interpreter.h"
 #include "spec/ir/host_words.h"

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 #include "bench/backends/workloads.h"
 
 namespace vyre::bench {

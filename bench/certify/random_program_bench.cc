@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 #include "certify/run/case_runner.h"
 #include "certify/suite/random_program_cases.h"
 

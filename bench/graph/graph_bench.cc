@@ -21,7 +21,7 @@
 #include "archetypes/graph/bfs_dispatch.h"
 #include "archetypes/graph/bfs_layout.h"
 #include "archetypes/graph/bfs_program.h"
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 #include "generators/rmat.h"
 #include "reference/graph/reachability.h"
 #include "reference/interpreter.h"

@@ -4,7 +4,7 @@
 #include <charconv>
 
 #include "backends/plugin/isolated_plugin.h"
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 
 namespace vyre::cli {
 

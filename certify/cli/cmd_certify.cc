@@ -11,7 +11,7 @@
 #include <optional>
 #include <set>
 
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
 #include "certify/cli/output_folder.h"

@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "archetypes/dataflow/toml_errors.h"
+#include "spec/support/toml_errors.h"
 
 namespace vyre::certify {
 namespace {

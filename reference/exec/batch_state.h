@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "reference/exec/lane_schedule.h"
-#include "reference/exec/memory_budget.h"
+#include "reference/memory_budget.h"
 #include "reference/interpreter.h"
 #include "reference/observers/observer.h"
 #include "spec/ir/program.h"

@@ -7,9 +7,9 @@
 
 #include <span>
 
-#include "reference/exec/dispatch_shape.h"
+#include "reference/dispatch_shape.h"
 #include "reference/exec/lane_compiler.h"
-#include "reference/exec/memory_budget.h"
+#include "reference/memory_budget.h"
 #include "reference/exec/run_checks.h"
 #include "reference/interpreter.h"
 #include "reference/observers/observer.h"

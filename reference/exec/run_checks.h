@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "reference/exec/dispatch_shape.h"
+#include "reference/dispatch_shape.h"
 #include "reference/interpreter.h"
 #include "spec/ir/host_abi.h"
 #include "spec/ir/program.h"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/exec/dispatch_shape.h"
+#include "reference/dispatch_shape.h"
 #include "reference/interpreter.h"
 #include "spec/ir/program.h"
 

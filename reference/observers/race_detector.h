@@ -31,7 +31,7 @@
 #include <span>
 #include <vector>
 
-#include "reference/exec/memory_budget.h"
+#include "reference/memory_budget.h"
 #include "reference/observers/observer.h"
 #include "reference/observers/second_records.h"
 #include "reference/observers/violation_log.h"

@@ -15,7 +15,7 @@
 #include <memory>
 #include <string_view>
 
-#include "reference/exec/memory_budget.h"
+#include "reference/memory_budget.h"
 
 namespace vyre::reference {
 

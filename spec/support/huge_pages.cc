@@ -13,7 +13,7 @@ constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
 
 }  // namespace
 
-void reserve_on_huge_pages(ByteBuffer& buffer, size_t bytes) {
+void reserve_on_huge_pages(std::vector<uint8_t>& buffer, size_t bytes) {
   buffer.reserve(bytes);
   if (bytes < kHugeBufferBytes) return;
   const auto begin = reinterpret_cast<uintptr_t>(buffer.data());

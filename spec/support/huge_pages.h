@@ -5,8 +5,8 @@
 #pragma once
 
 #include <cstddef>
-
-#include "spec/ir/host_abi.h"
+#include <cstdint>
+#include <vector>
 
 namespace vyre {
 
@@ -14,6 +14,6 @@ namespace vyre {
 /// pages over it before anything touches it. Advice only: where it is
 /// refused the buffer is the same, just slower to fill. Fill it within the
 /// reserved capacity (resize, assign), so that it is not reallocated.
-void reserve_on_huge_pages(ByteBuffer& buffer, size_t bytes);
+void reserve_on_huge_pages(std::vector<uint8_t>& buffer, size_t bytes);
 
 }  // namespace vyre

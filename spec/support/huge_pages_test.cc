@@ -7,7 +7,7 @@ namespace {
 
 TEST(HugePages, ReservesWithoutTouchingAndKeepsTheBytesWritten) {
   for (const size_t bytes : {size_t{100}, size_t{8} << 20}) {
-    ByteBuffer buffer;
+    std::vector<uint8_t> buffer;
     reserve_on_huge_pages(buffer, bytes);
     EXPECT_TRUE(buffer.empty());
     EXPECT_GE(buffer.capacity(), bytes);

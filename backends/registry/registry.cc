@@ -1,5 +1,5 @@
 // The backend table: one row per backend, nothing else lists them.
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 
 #include <array>
 #include <string>

@@ -1,5 +1,5 @@
 // The backend table and the Status names.
-#include "backends/registry.h"
+#include "backends/registry/registry.h"
 
 #include <gtest/gtest.h>
 

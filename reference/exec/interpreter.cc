@@ -6,7 +6,7 @@
 
 #include "reference/exec/executor.h"
 #include "reference/exec/lane_compiler.h"
-#include "reference/exec/memory_budget.h"
+#include "reference/memory_budget.h"
 #include "reference/exec/run_checks.h"
 #include "reference/exec/schedule_probe.h"
 #include "reference/observers/barrier_divergence.h"

@@ -1,4 +1,4 @@
-#include "archetypes/dataflow/toml_errors.h"
+#include "spec/support/toml_errors.h"
 
 #include "spec/support/diagnostic_text.h"
 
