@@ -1,7 +1,7 @@
 #include "archetypes/dataflow/rules_toml.h"
 
-#include "spec/support/toml_errors.h"
 #include "spec/support/diagnostic_text.h"
+#include "spec/support/toml_errors.h"
 
 #include <toml++/toml.h>
 #include <fstream>

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "reference/exec/lane_schedule.h"
-#include "reference/memory_budget.h"
 #include "reference/interpreter.h"
+#include "reference/memory_budget.h"
 #include "reference/observers/observer.h"
 #include "spec/ir/program.h"
 

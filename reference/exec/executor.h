@@ -9,9 +9,9 @@
 
 #include "reference/dispatch_shape.h"
 #include "reference/exec/lane_compiler.h"
-#include "reference/memory_budget.h"
 #include "reference/exec/run_checks.h"
 #include "reference/interpreter.h"
+#include "reference/memory_budget.h"
 #include "reference/observers/observer.h"
 
 namespace vyre::reference {

@@ -6,9 +6,9 @@
 
 #include "reference/exec/executor.h"
 #include "reference/exec/lane_compiler.h"
-#include "reference/memory_budget.h"
 #include "reference/exec/run_checks.h"
 #include "reference/exec/schedule_probe.h"
+#include "reference/memory_budget.h"
 #include "reference/observers/barrier_divergence.h"
 #include "reference/observers/race_detector.h"
 #include "reference/observers/strict_oob.h"
