@@ -82,9 +82,9 @@ struct Args {
 };
 
 constexpr std::string_view kValued[] = {
-    "--backend", "--device",     "--level",         "--runs",          "--seed",        "--filter",
-    "--out",     "--timeout-ms", "--case-budget-s", "--time-budget-s", "--seed-policy", "--gate",
-    "--sign-key"};
+    "--backend",     "--device", "--level",      "--runs",          "--seed",
+    "--filter",      "--out",    "--timeout-ms", "--case-budget-s", "--time-budget-s",
+    "--seed-policy", "--gate",   "--sign-key"};
 
 /// The command line as (flag, value) pairs, with the gate file's options
 /// first for every flag the command line does not give; the gate's known

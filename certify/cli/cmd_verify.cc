@@ -106,14 +106,13 @@ int cmd_verify(std::span<const std::string> args) {
     return not_verified("not a certificate of " + level + ": " + scope->part +
                         "; only a run of every case up to its level certifies it");
   }
-  std::printf("%s: verified (sha256 %s); %s; backend %s on %s, %s at %s, all %zu cases (spec %s, "
-              "suite %s)\n",
-              path->c_str(), digest->c_str(), signer_words(*signature).c_str(),
-              r["backend"].get<std::string>().c_str(),
-              r["device"]["name"].get<std::string>().c_str(),
-              r["certified"].get<bool>() ? "certified" : "not certified", level.c_str(),
-              r["cases"].size(), r["spec_snapshot"].get<std::string>().c_str(),
-              r["suite_version"].get<std::string>().c_str());
+  std::printf(
+      "%s: verified (sha256 %s); %s; backend %s on %s, %s at %s, all %zu cases (spec %s, "
+      "suite %s)\n",
+      path->c_str(), digest->c_str(), signer_words(*signature).c_str(),
+      r["backend"].get<std::string>().c_str(), r["device"]["name"].get<std::string>().c_str(),
+      r["certified"].get<bool>() ? "certified" : "not certified", level.c_str(), r["cases"].size(),
+      r["spec_snapshot"].get<std::string>().c_str(), r["suite_version"].get<std::string>().c_str());
   return kExitOk;
 }
 

@@ -57,8 +57,9 @@ Result<PemText> read_pem(const std::string& path) {
   const size_t begin = pem.text.find(kBegin);
   const size_t end = begin == std::string::npos ? begin : pem.text.find("-----", begin + 11);
   if (end == std::string::npos) {
-    return Error{path + ": not a PEM file (no `-----BEGIN ...-----` line); make an Ed25519 key "
-                        "with `openssl genpkey -algorithm ed25519 -out KEY.pem`"};
+    return Error{path +
+                 ": not a PEM file (no `-----BEGIN ...-----` line); make an Ed25519 key "
+                 "with `openssl genpkey -algorithm ed25519 -out KEY.pem`"};
   }
   pem.label = pem.text.substr(begin + kBegin.size(), end - begin - kBegin.size());
   return pem;
@@ -118,8 +119,9 @@ Result<Ed25519Key> Ed25519Key::load_private(const std::string& path) {
   auto pem = read_pem(path);
   if (!pem) return pem.error();
   if (pem->label == "PUBLIC KEY") {
-    return Error{path + ": a public key; signing needs the private key (the file `openssl "
-                        "genpkey -algorithm ed25519` wrote)"};
+    return Error{path +
+                 ": a public key; signing needs the private key (the file `openssl "
+                 "genpkey -algorithm ed25519` wrote)"};
   }
   if (pem->label == "ENCRYPTED PRIVATE KEY") {
     return Error{path + ": an encrypted private key; give it unencrypted (`openssl pkey -in " +
@@ -148,8 +150,9 @@ Result<Ed25519Key> Ed25519Key::load_public(const std::string& path) {
   auto pem = read_pem(path);
   if (!pem) return pem.error();
   if (pem->label.ends_with("PRIVATE KEY")) {
-    return Error{path + ": a private key given as the public key; give its public half "
-                        "(`openssl pkey -in " +
+    return Error{path +
+                 ": a private key given as the public key; give its public half "
+                 "(`openssl pkey -in " +
                  path + " -pubout -out PUB.pem`) and keep the private key secret"};
   }
   if (pem->label == "CERTIFICATE") {
@@ -188,7 +191,8 @@ Result<Ok> check_signature_form(const nlohmann::json& signature) {
                : std::string();
   };
   if (!signature.is_object() || signature.size() != 3) {
-    return Error{"/certificate/signature: must hold exactly algorithm, public_key_sha256 and value"};
+    return Error{
+        "/certificate/signature: must hold exactly algorithm, public_key_sha256 and value"};
   }
   if (text("algorithm") != kAlgorithm) {
     return Error{"/certificate/signature/algorithm: unsupported; expected ed25519"};
@@ -210,8 +214,7 @@ Result<nlohmann::json> sign_report(nlohmann::json sealed, const Ed25519Key& key)
   size_t length = sizeof signature;
   if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, key.key_.get()) != 1 ||
       EVP_DigestSign(ctx.get(), signature, &length,
-                     reinterpret_cast<const unsigned char*>(message.data()),
-                     message.size()) != 1 ||
+                     reinterpret_cast<const unsigned char*>(message.data()), message.size()) != 1 ||
       length != kSignatureBytes) {
     return Error{"cannot sign the report: " + openssl_error()};
   }
@@ -240,15 +243,16 @@ Result<SignatureStatus> check_signature(const nlohmann::json& sealed, const Ed25
   const std::vector<unsigned char> value = bytes_of_hex(signature["value"].get<std::string>());
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   const bool good =
-      ctx && EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, expected->key_.get()) == 1 &&
+      ctx &&
+      EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, expected->key_.get()) == 1 &&
       EVP_DigestVerify(ctx.get(), value.data(), value.size(),
-                       reinterpret_cast<const unsigned char*>(message.data()),
-                       message.size()) == 1;
+                       reinterpret_cast<const unsigned char*>(message.data()), message.size()) == 1;
   ERR_clear_error();
   if (!good) {
-    return Error{"the Ed25519 signature does not match the report: the report or its signature "
-                 "was changed after key " +
-                 status.signer + " signed it"};
+    return Error{
+        "the Ed25519 signature does not match the report: the report or its signature "
+        "was changed after key " +
+        status.signer + " signed it"};
   }
   status.signer_checked = true;
   return status;

@@ -148,8 +148,8 @@ TEST(ReportSignature, BadKeyFilesAreRefusedSayingWhatTheyAre) {
   const std::string not_pem = write_text("not_pem.pem", "just some text\n");
   expect_refused(Ed25519Key::load_private(not_pem), "not a PEM file");
   expect_refused(Ed25519Key::load_public(not_pem), "not a PEM file");
-  const std::string garbled = write_text(
-      "garbled.pem", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n");
+  const std::string garbled =
+      write_text("garbled.pem", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n");
   expect_refused(Ed25519Key::load_private(garbled), "not a readable private key");
 
   EVP_PKEY* rsa = fresh_key(EVP_PKEY_RSA);
@@ -166,7 +166,8 @@ TEST(ReportSignature, BadKeyFilesAreRefusedSayingWhatTheyAre) {
             1);
   std::fclose(f);
   EVP_PKEY_free(ed);
-  expect_refused(Ed25519Key::load_public(ed_stem + ".pem"), "a private key given as the public key");
+  expect_refused(Ed25519Key::load_public(ed_stem + ".pem"),
+                 "a private key given as the public key");
   expect_refused(Ed25519Key::load_private(ed_stem + ".pub.pem"), "a public key");
   expect_refused(Ed25519Key::load_private(ed_stem + ".encrypted.pem"), "encrypted");
   // A public key cannot sign.
@@ -178,11 +179,10 @@ TEST(ReportSignature, BadKeyFilesAreRefusedSayingWhatTheyAre) {
 TEST(ReportSignature, MalformedSignatureMembersFailTheCertificate) {
   const KeyPair signer = ed25519_pair("malformed");
   const nlohmann::json good = *sign_report(sealed_report(), signer.private_key);
-  for (const auto& [member, value] :
-       {std::pair<std::string, nlohmann::json>{"algorithm", "rsa"},
-        {"public_key_sha256", "abc"},
-        {"value", std::string(128, 'g')},
-        {"extra", "x"}}) {
+  for (const auto& [member, value] : {std::pair<std::string, nlohmann::json>{"algorithm", "rsa"},
+                                      {"public_key_sha256", "abc"},
+                                      {"value", std::string(128, 'g')},
+                                      {"extra", "x"}}) {
     nlohmann::json bad = good;
     bad["certificate"]["signature"][member] = value;
     EXPECT_FALSE(verify_certificate(bad).ok()) << member;

@@ -1,6 +1,7 @@
 #include "certify/run/report_completeness.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -42,7 +43,8 @@ Result<ReportScope> check_completeness(const nlohmann::json& report,
   }
   const std::string version = report["suite_version"].get<std::string>();
   if (version != suite_version) {
-    return Error{"/suite_version: `" + version + "`, but this vyre-certify holds the catalogue of suite `" +
+    return Error{"/suite_version: `" + version +
+                 "`, but this vyre-certify holds the catalogue of suite `" +
                  std::string(suite_version) +
                  "`; check the report with a vyre-certify of its own suite version"};
   }
@@ -58,6 +60,7 @@ Result<ReportScope> check_completeness(const nlohmann::json& report,
   const nlohmann::json& cases = report["cases"];
   std::set<std::string> present;
   std::vector<std::string> extra;
+  std::optional<std::string> without_fingerprint;
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string id = cases[i]["id"].get<std::string>();
     present.insert(id);
@@ -75,11 +78,7 @@ Result<ReportScope> check_completeness(const nlohmann::json& report,
       return Error{at + "/oracle: `" + id + "` is checked against `" + it->second->oracle +
                    "` in the catalogue"};
     }
-    if (!cases[i].contains("device_fingerprint")) {
-      return Error{at + "/device_fingerprint: missing; a report written before the cases "
-                        "recorded the device they ran on cannot show that its backend and "
-                        "device fields are the ones its cases ran on"};
-    }
+    if (!cases[i].contains("device_fingerprint") && !without_fingerprint) without_fingerprint = at;
   }
   std::vector<std::string> missing;
   for (const auto& [id, c] : selected) {
@@ -97,6 +96,12 @@ Result<ReportScope> check_completeness(const nlohmann::json& report,
                  std::to_string(extra.size()) + " not in the catalogue (" + some_of(extra) + ")";
     }
     return Error{problem + "; a report lists every case its run selected"};
+  }
+  if (without_fingerprint) {
+    return Error{*without_fingerprint +
+                 "/device_fingerprint: missing; a report written before the cases recorded the "
+                 "backend and device they ran on cannot show that its backend and device fields "
+                 "are the ones its cases ran on"};
   }
 
   const std::string total = std::to_string(cases.size()) + " of the " +

@@ -104,10 +104,11 @@ TEST(ReportCompleteness, RemovedCasesAreNamed) {
   run.cases[3].verdict = Verdict::Fail;
   judge(run);
   const std::string removed = run.cases[3].id;
-  const nlohmann::json report = forged(with_certificate(report_to_json(run)), [](nlohmann::json& r) {
-    r["cases"].erase(3);
-    rejudge(r);
-  });
+  const nlohmann::json report =
+      forged(with_certificate(report_to_json(run)), [](nlohmann::json& r) {
+        r["cases"].erase(3);
+        rejudge(r);
+      });
   ASSERT_TRUE(verify_report(report).ok());  // self-consistent: only completeness sees it
   expect_rejected(report, "1 missing (`" + removed + "`)");
 }
@@ -159,9 +160,9 @@ TEST(ReportCompleteness, RelabelledBackendOrDeviceIsRefused) {
                            r["device"]["api"] = "OpenCL 3.0 CUDA";
                          }),
                   "device_fingerprint");
-  expect_rejected(forged(genuine,
-                         [](nlohmann::json& r) { r["device"]["name"] = "NVIDIA H100 80GB HBM3"; }),
-                  "ran on another backend or device");
+  expect_rejected(
+      forged(genuine, [](nlohmann::json& r) { r["device"]["name"] = "NVIDIA H100 80GB HBM3"; }),
+      "ran on another backend or device");
   // Fingerprints stripped, as from a report written before they were recorded.
   expect_rejected(forged(genuine,
                          [](nlohmann::json& r) {
