@@ -5,6 +5,7 @@
 #include <set>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "certify/report/report.h"
