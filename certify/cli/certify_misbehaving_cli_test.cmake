@@ -95,5 +95,7 @@ foreach(row IN LISTS misbehaviours)
 endforeach()
 
 # Text that is not UTF-8 (the bad_text mode's device name and messages) is
-# replaced where it enters: the run wrote its reports and they verify.
-run_cli(0 out err verify ${OUT_DIR}/bad_text/report.json)
+# replaced where it enters: the run wrote its reports and they pass every
+# check but the one a filtered run cannot (it certifies no level).
+run_cli(1 out err verify ${OUT_DIR}/bad_text/report.json)
+expect_contains("${out}" "not a certificate of L1: a run filtered by" "verify the bad_text run")

@@ -21,6 +21,7 @@
 #include "certify/gate/gate_file.h"
 #include "certify/report/baseline_comparison.h"
 #include "certify/report/report_files.h"
+#include "certify/report/report_signature.h"
 #include "certify/run/certification_run.h"
 #include "certify/suite/catalog.h"
 
@@ -32,7 +33,7 @@ constexpr std::string_view kUsage =
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
     "                    [--time-budget-s S] [--seed-policy fixed|date] [--gate FILE]\n"
     "                    [--baseline REPORT.json] [--shard I/N [--shard-times REPORT.json]]\n"
-    "                    [--quiet] [--dry-run]\n"
+    "                    [--sign-key KEY.pem] [--quiet] [--dry-run]\n"
     "  NAME is a built-in backend (reference, vulkan, opencl) or a plugin path\n"
     "  (./libmybackend.so), which runs in a child process so that a crash or hang fails\n"
     "  one case, not the run.\n"
@@ -50,6 +51,9 @@ constexpr std::string_view kUsage =
     "  is given; the policy is recorded in report.json.\n"
     "  --gate FILE reads these options and [[known_failure]] tables from a TOML gate\n"
     "  file (certify/gate/README.md); options on the command line override it.\n"
+    "  --sign-key KEY.pem signs report.json with that Ed25519 private key (`openssl genpkey\n"
+    "  -algorithm ed25519`); `verify --public-key` checks it. The key is read before any\n"
+    "  case runs: a bad key file exits 2.\n"
     "  --dry-run checks the options and the selection, prints them and runs nothing.\n"
     "  Each option may be given once. A reused --out keeps no old repro: the repro files\n"
     "  an earlier run wrote there are deleted first (other files are left alone).\n"
@@ -72,11 +76,15 @@ struct Args {
   bool seed_given = false;
   /// --dry-run: resolve the options and the selection, run nothing.
   bool dry_run = false;
+  /// --sign-key: the key's path and the key, read before any case runs.
+  std::string sign_key_path;
+  std::optional<certify::Ed25519Key> sign_key;
 };
 
 constexpr std::string_view kValued[] = {
-    "--backend", "--device",     "--level",         "--runs",          "--seed",        "--filter",
-    "--out",     "--timeout-ms", "--case-budget-s", "--time-budget-s", "--seed-policy", "--gate"};
+    "--backend",     "--device", "--level",      "--runs",          "--seed",
+    "--filter",      "--out",    "--timeout-ms", "--case-budget-s", "--time-budget-s",
+    "--seed-policy", "--gate",   "--sign-key"};
 
 /// The command line as (flag, value) pairs, with the gate file's options
 /// first for every flag the command line does not give; the gate's known
@@ -195,6 +203,11 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
     } else if (flag == "--out") {
       if (value.empty()) return "--out needs a folder, not an empty string";
       out.run.out_dir = value;
+    } else if (flag == "--sign-key") {
+      auto key = certify::Ed25519Key::load_private(value);
+      if (!key) return "--sign-key " + key.error().message;
+      out.sign_key_path = value;
+      out.sign_key = std::move(*key);
     }
   }
   if (!out.run.seed_policy) out.run.seed_policy = certify::SeedPolicyKind::Fixed;
@@ -270,6 +283,7 @@ int certify_on_devices(std::span<const std::string> args, const Args& a) {
   plan.seed = a.run.seed;
   plan.seed_policy = std::string(certify::name_of(*a.run.seed_policy));
   plan.out = a.run.out_dir;
+  plan.sign_key = a.sign_key_path;
   return certify::run_device_shards(plan, *devices);
 }
 
@@ -325,7 +339,9 @@ int cmd_certify(std::span<const std::string> args) {
   // outside the wall time.
   report.wall_us = clock.elapsed_us();
   certify::record_other_time(report);
-  if (auto written = certify::write_reports(report, a.run.out_dir); !written) {
+  if (auto written =
+          certify::write_reports(report, a.run.out_dir, a.sign_key ? &*a.sign_key : nullptr);
+      !written) {
     std::fprintf(stderr, "vyre-certify: %s\n", written.error().message.c_str());
     return kExitUsage;
   }

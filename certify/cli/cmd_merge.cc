@@ -2,19 +2,21 @@
 // joined into one, judged again and sealed.
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "certify/cli/command.h"
 #include "certify/cli/output_folder.h"
 #include "certify/cli/shard_and_baseline.h"
 #include "certify/report/baseline_comparison.h"
 #include "certify/report/report_files.h"
+#include "certify/report/report_signature.h"
 #include "certify/run/shard_merge.h"
 #include "certify/suite/catalog.h"
 
 namespace vyre::cli {
 
 std::string_view merge_usage() {
-  return "vyre-certify merge --out DIR SHARD_DIR...\n"
+  return "vyre-certify merge --out DIR [--sign-key KEY.pem] [--public-key PUB.pem] SHARD_DIR...\n"
          "  Joins the report.json of every shard of one `--shard I/N` run (each SHARD_DIR holds\n"
          "  one) into DIR/report.json, report.md and junit.xml: cases in catalog order, phases\n"
          "  and wall time summed, levels judged again, sealed with a certificate that `verify`\n"
@@ -22,7 +24,10 @@ std::string_view merge_usage() {
          "  shard missing or given twice, different N, seed, runs, level, filter, backend,\n"
          "  device, suite version, baseline or selection, or a case in two shards. Exit 0\n"
          "  certified (shards run with --baseline: no new failure), 1 not. The repro files the\n"
-         "  shards' failures name are copied into DIR/repro.";
+         "  shards' failures name are copied into DIR/repro. The shards' cases must be the\n"
+         "  selection this build's catalogue gives for their seed, level and filter.\n"
+         "  --sign-key KEY.pem signs the merged report (Ed25519); --public-key PUB.pem refuses\n"
+         "  (exit 2) any shard not signed by that key or changed since it was signed.";
 }
 
 int cmd_merge(std::span<const std::string> args) {
@@ -31,11 +36,27 @@ int cmd_merge(std::span<const std::string> args) {
   };
   std::string out_dir;
   std::vector<std::string> dirs;
+  std::optional<certify::Ed25519Key> sign_key;
+  std::optional<certify::Ed25519Key> public_key;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--out") {
       if (i + 1 >= args.size() || args[i + 1].empty()) return bad_usage("--out needs a folder");
       if (!out_dir.empty()) return bad_usage("--out given twice; give it once");
       out_dir = args[++i];
+    } else if (args[i] == "--sign-key" || args[i] == "--public-key") {
+      const bool signing = args[i] == "--sign-key";
+      std::optional<certify::Ed25519Key>& key = signing ? sign_key : public_key;
+      if (i + 1 >= args.size()) return bad_usage(args[i] + " needs a PEM file");
+      if (key) return bad_usage(args[i] + " given twice; give it once");
+      auto loaded = signing ? certify::Ed25519Key::load_private(args[i + 1])
+                            : certify::Ed25519Key::load_public(args[i + 1]);
+      if (!loaded) {
+        std::fprintf(stderr, "vyre-certify merge: %s %s\n", args[i].c_str(),
+                     loaded.error().message.c_str());
+        return kExitUsage;
+      }
+      key = std::move(*loaded);
+      ++i;
     } else if (args[i].starts_with("--")) {
       return bad_usage("unknown option `" + args[i] + "`");
     } else {
@@ -46,7 +67,8 @@ int cmd_merge(std::span<const std::string> args) {
   if (dirs.empty()) return bad_usage("give the report folder of every shard");
   std::vector<certify::SealedReport> shards;
   for (const std::string& dir : dirs) {
-    auto read = certify::read_report_file((std::filesystem::path(dir) / "report.json").string());
+    const std::string path = (std::filesystem::path(dir) / "report.json").string();
+    auto read = certify::read_report_file(path, public_key ? &*public_key : nullptr);
     if (!read) {
       std::fprintf(stderr, "vyre-certify merge: %s\n", read.error().message.c_str());
       return kExitUsage;
@@ -77,7 +99,8 @@ int cmd_merge(std::span<const std::string> args) {
     std::fprintf(stderr, "vyre-certify merge: %s\n", copied.error().message.c_str());
     return kExitUsage;
   }
-  if (auto written = certify::write_reports(*merged, out_dir); !written) {
+  if (auto written = certify::write_reports(*merged, out_dir, sign_key ? &*sign_key : nullptr);
+      !written) {
     std::fprintf(stderr, "vyre-certify merge: %s\n", written.error().message.c_str());
     return kExitUsage;
   }

@@ -48,8 +48,10 @@ expect_equal("${shard_count}" "${whole_count}" "cases of the 3 shards together")
 
 run_cli(0 out err merge --out ${OUT_DIR}/merged ${shard_dirs})
 expect_contains("${out}" "CERTIFIED at L1; ${whole_count} cases from 3 shards" "merge")
-run_cli(0 out err verify ${OUT_DIR}/merged/report.json)
-expect_contains("${out}" "verified (sha256 " "verify the merged report")
+# A filtered selection, merged: every case of it, but no certificate of L1.
+run_cli(1 out err verify ${OUT_DIR}/merged/report.json)
+expect_contains("${out}" "not a certificate of L1: a run filtered by `L1/spec/binop/*`"
+                "verify the merged report")
 case_ids(${OUT_DIR}/merged merged_ids)
 expect_equal("${merged_ids}" "${whole_ids}" "merged case ids against the unsharded run's")
 read_reports(${OUT_DIR}/merged json)
@@ -106,7 +108,8 @@ string(JSON still GET "${json}" baseline still_failing 0)
 expect_equal("${still}" "L2/exec/ids_on_three_axes" "the baseline member")
 string(JSON certified GET "${json}" certified)
 expect_equal("${certified}" "OFF" "report.json's verdict with a baseline")
-run_cli(0 out err verify ${OUT_DIR}/baselined/report.json)
+run_cli(1 out err verify ${OUT_DIR}/baselined/report.json)
+expect_contains("${out}" "not a certificate of L2: a run filtered by" "verify the baselined run")
 
 # A baseline of another backend is refused, naming both.
 run_cli(2 out err --backend reference --level L2 --filter "L[12]/*" --runs 1 --quiet
@@ -139,7 +142,8 @@ string(JSON failing_repro GET "${json}" cases ${seeded_failing_index} failure re
 if(NOT EXISTS ${OUT_DIR}/seeded_merged/${failing_repro})
   message(FATAL_ERROR "merge did not copy ${failing_repro} into the merged folder")
 endif()
-run_cli(0 out err verify ${OUT_DIR}/seeded_merged/report.json)
+run_cli(1 out err verify ${OUT_DIR}/seeded_merged/report.json)
+expect_contains("${out}" "not a certificate of L2: a run filtered by" "verify the seeded merge")
 
 # Shards run with a baseline merge into a report whose gate decides merge's exit.
 foreach(i 1 2)
@@ -150,4 +154,5 @@ run_cli(0 out err merge --out ${OUT_DIR}/baselined_merged ${OUT_DIR}/baselined_s
         ${OUT_DIR}/baselined_shard2)
 expect_contains("${out}" "NOT CERTIFIED" "the merged baselined report's verdict")
 expect_contains("${out}" "gate passes: 0 new failure(s), 0 fixed, 1 still failing" "merged gate")
-run_cli(0 out err verify ${OUT_DIR}/baselined_merged/report.json)
+run_cli(1 out err verify ${OUT_DIR}/baselined_merged/report.json)
+expect_contains("${out}" "not a certificate of L2: a run filtered by" "verify the baselined merge")

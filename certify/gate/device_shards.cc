@@ -83,6 +83,7 @@ std::vector<std::string> shard_command(const ShardPlan& plan, const std::string&
 
 std::vector<std::string> merge_command(const ShardPlan& plan, size_t count) {
   std::vector<std::string> argv = {plan.self, "merge", "--out", plan.out};
+  if (!plan.sign_key.empty()) argv.insert(argv.end(), {"--sign-key", plan.sign_key});
   for (size_t i = 1; i <= count; ++i) argv.push_back(shard_dir(plan.out, i));
   return argv;
 }

@@ -58,6 +58,8 @@ struct ShardPlan {
   std::string seed_policy = "fixed";
   /// The merged report's folder; shard I writes OUT/shard-I.
   std::string out;
+  /// The --sign-key that signs the merged report (the shards inherit it); empty: unsigned.
+  std::string sign_key;
 };
 
 /// Shard `index` (1-based) of `count`'s folder: OUT/shard-INDEX.

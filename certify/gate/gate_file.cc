@@ -200,7 +200,7 @@ Result<Ok> read_level(const Reporter& r, const toml::node& node, GateFile& gate)
 
 // The ranges are the command line's (cmd_certify.cc), so a gate file can set
 // exactly what the options can.
-constexpr std::array<Key, 11> kKeys = {{
+constexpr std::array<Key, 12> kKeys = {{
     {"backend", [](const Reporter& r, const toml::node& n,
                    GateFile& g) { return read_text<&GateFile::backend>(r, n, g, "backend"); }},
     {"devices", read_devices},
@@ -224,6 +224,8 @@ constexpr std::array<Key, 11> kKeys = {{
      }},
     {"out", [](const Reporter& r, const toml::node& n,
                GateFile& g) { return read_text<&GateFile::out>(r, n, g, "out"); }},
+    {"sign_key", [](const Reporter& r, const toml::node& n,
+                    GateFile& g) { return read_text<&GateFile::sign_key>(r, n, g, "sign_key"); }},
     {"known_failure", read_known_failures},
 }};
 
@@ -237,7 +239,7 @@ Result<GateFile> read_gate(const Reporter& r, const toml::table& root) {
     if (!known) {
       return r.at(key.source(), "unknown key '" + std::string(key.str()) + "'",
                   "use only backend, devices, level, runs, seed, filter, time_budget_s, "
-                  "case_budget_s, timeout_ms, out and [[known_failure]]");
+                  "case_budget_s, timeout_ms, out, sign_key and [[known_failure]]");
     }
     if (auto read = known->read(r, value, gate); !read) return read.error();
   }
@@ -289,6 +291,7 @@ std::vector<GateOption> gate_options(const GateFile& gate) {
   add("--case-budget-s", gate.case_budget_s);
   add("--timeout-ms", gate.timeout_ms);
   add("--out", gate.out);
+  add("--sign-key", gate.sign_key);
   return options;
 }
 

@@ -30,6 +30,8 @@ struct GateFile {
   std::optional<uint32_t> case_budget_s;
   std::optional<uint32_t> timeout_ms;
   std::optional<std::string> out;
+  /// The --sign-key value: the Ed25519 private key that signs the report.
+  std::optional<std::string> sign_key;
   std::vector<KnownFailure> known_failures;
 };
 

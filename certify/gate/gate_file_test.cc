@@ -17,6 +17,7 @@ time_budget_s = 3600
 case_budget_s = 60
 timeout_ms = 5000
 out = "reports/nightly"
+sign_key = "/secrets/nightly.pem"
 
 [[known_failure]]
 case = "L3/graph.bfs/empty_graph"
@@ -43,6 +44,7 @@ TEST(GateFile, AGoodFileSetsEveryKey) {
   EXPECT_EQ(gate->case_budget_s, 60u);
   EXPECT_EQ(gate->timeout_ms, 5000u);
   EXPECT_EQ(gate->out, "reports/nightly");
+  EXPECT_EQ(gate->sign_key, "/secrets/nightly.pem");
   ASSERT_EQ(gate->known_failures.size(), 2u);
   EXPECT_EQ(gate->known_failures[0].case_id, "L3/graph.bfs/empty_graph");
   EXPECT_EQ(gate->known_failures[0].reason, "driver bug 123");
@@ -150,10 +152,18 @@ TEST(GateOptions, StandForTheCommandLineOptions) {
   std::vector<std::pair<std::string, std::string>> options;
   for (const GateOption& o : gate_options(*gate)) options.emplace_back(o.flag, o.value);
   const std::vector<std::pair<std::string, std::string>> expected = {
-      {"--backend", "vulkan"},  {"--device", "0,llvmpipe"},  {"--level", "L4"},
-      {"--runs", "20"},         {"--seed-policy", "fixed"},  {"--seed", "7"},
-      {"--filter", "L1/*"},     {"--time-budget-s", "3600"}, {"--case-budget-s", "60"},
-      {"--timeout-ms", "5000"}, {"--out", "reports/nightly"}};
+      {"--backend", "vulkan"},
+      {"--device", "0,llvmpipe"},
+      {"--level", "L4"},
+      {"--runs", "20"},
+      {"--seed-policy", "fixed"},
+      {"--seed", "7"},
+      {"--filter", "L1/*"},
+      {"--time-budget-s", "3600"},
+      {"--case-budget-s", "60"},
+      {"--timeout-ms", "5000"},
+      {"--out", "reports/nightly"},
+      {"--sign-key", "/secrets/nightly.pem"}};
   EXPECT_EQ(options, expected);
 }
 

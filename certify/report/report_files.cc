@@ -89,12 +89,18 @@ Result<Ok> copy_repro_files(const Report& report, const std::string& from_dir,
   return Ok{};
 }
 
-Result<Ok> write_reports(const Report& report, const std::string& out_dir) {
+Result<Ok> write_reports(const Report& report, const std::string& out_dir,
+                         const Ed25519Key* signer) {
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec) return Error{"cannot create output folder " + out_dir + ": " + ec.message()};
   std::filesystem::path dir(out_dir);
   nlohmann::json json = with_certificate(report_to_json(report));
+  if (signer != nullptr) {
+    auto signed_json = sign_report(std::move(json), *signer);
+    if (!signed_json) return signed_json.error();
+    json = std::move(*signed_json);
+  }
   // Backends' text is made UTF-8 where it enters (plugin host); replacing
   // here too means no string can make the writer throw.
   const std::string text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);

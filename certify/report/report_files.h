@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "certify/report/report.h"
+#include "certify/report/report_signature.h"
 #include "spec/ir/test_case.h"
 #include "spec/support/result.h"
 
@@ -35,8 +36,10 @@ std::string write_repro_file(const std::string& out_dir, const TestCase& repro);
 Result<Ok> copy_repro_files(const Report& report, const std::string& from_dir,
                             const std::string& out_dir);
 
-/// Writes report.json (with certificate), report.md, report.html and junit.xml into
-/// `out_dir`; an Error names the file that could not be written.
-Result<Ok> write_reports(const Report& report, const std::string& out_dir);
+/// Writes report.json (with certificate, signed by `signer` when given: a
+/// private key), report.md, report.html and junit.xml into `out_dir`; an
+/// Error names the file that could not be written.
+Result<Ok> write_reports(const Report& report, const std::string& out_dir,
+                         const Ed25519Key* signer = nullptr);
 
 }  // namespace vyre::certify

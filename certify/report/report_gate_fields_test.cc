@@ -15,6 +15,7 @@ Report report_with(bool gate) {
   Report r;
   r.suite_version = "test";
   r.backend = "vulkan";
+  r.device.api = "Vulkan 1.3";
   r.seed = 20261125;
   r.runs = 2;
   r.requested_level = Level::L1;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "certify/report/report_mutation.h"
+#include "certify/report/report_signature.h"
 
 namespace vyre::certify {
 namespace {
@@ -32,19 +33,6 @@ std::string hex(const uint8_t* data, size_t n) {
   return out;
 }
 
-nlohmann::json device_to_json(const Capabilities& c) {
-  return {{"name", c.device_name},
-          {"driver", c.driver},
-          {"api", c.api},
-          {"max_workgroup_invocations", c.max_workgroup_invocations},
-          {"max_workgroup_size", c.max_workgroup_size},
-          {"max_workgroup_count", c.max_workgroup_count},
-          {"max_storage_buffer_bytes", c.max_storage_buffer_bytes},
-          {"max_uniform_buffer_bytes", c.max_uniform_buffer_bytes},
-          {"max_workgroup_memory_bytes", c.max_workgroup_memory_bytes},
-          {"preferred_workgroup_size", c.preferred_workgroup_size}};
-}
-
 nlohmann::json failure_to_json(const Failure& f) {
   nlohmann::json j = {{"variant", f.variant},
                       {"detail", f.detail},
@@ -64,9 +52,10 @@ nlohmann::json failure_to_json(const Failure& f) {
   return j;
 }
 
-nlohmann::json case_to_json(const CaseResult& c) {
+nlohmann::json case_to_json(const CaseResult& c, const std::string& device) {
   nlohmann::json j = {
       {"id", c.id},
+      {"device_fingerprint", device},
       {"level", name_of(c.level)},
       {"oracle", c.oracle},
       {"status", name_of(c.verdict)},
@@ -114,6 +103,19 @@ nlohmann::json baseline_to_json(const BaselineComparison& b) {
 
 }  // namespace
 
+nlohmann::json device_to_json(const Capabilities& c) {
+  return {{"name", c.device_name},
+          {"driver", c.driver},
+          {"api", c.api},
+          {"max_workgroup_invocations", c.max_workgroup_invocations},
+          {"max_workgroup_size", c.max_workgroup_size},
+          {"max_workgroup_count", c.max_workgroup_count},
+          {"max_storage_buffer_bytes", c.max_storage_buffer_bytes},
+          {"max_uniform_buffer_bytes", c.max_uniform_buffer_bytes},
+          {"max_workgroup_memory_bytes", c.max_workgroup_memory_bytes},
+          {"preferred_workgroup_size", c.preferred_workgroup_size}};
+}
+
 nlohmann::json level_to_json(const LevelSummary& l) {
   return {{"level", name_of(l.level)}, {"summary", summary_of(l.level)},
           {"cases", l.cases},          {"passed", l.passed},
@@ -135,8 +137,9 @@ nlohmann::json buffers_to_json(const BufferSet& buffers) {
 }
 
 nlohmann::json report_to_json(const Report& r) {
+  const std::string device = device_fingerprint(r.backend, device_to_json(r.device));
   nlohmann::json cases = nlohmann::json::array();
-  for (const CaseResult& c : r.cases) cases.push_back(case_to_json(c));
+  for (const CaseResult& c : r.cases) cases.push_back(case_to_json(c, device));
   nlohmann::json levels = nlohmann::json::array();
   for (const LevelSummary& l : r.levels) levels.push_back(level_to_json(l));
   nlohmann::json j = {{"schema_version", Report::kSchemaVersion},
@@ -163,6 +166,11 @@ nlohmann::json report_to_json(const Report& r) {
   if (r.seed_policy) j["seed_policy"] = *r.seed_policy;
   if (r.time_budget_s) j["time_budget_s"] = *r.time_budget_s;
   return j;
+}
+
+std::string device_fingerprint(std::string_view backend, const nlohmann::json& device) {
+  const nlohmann::json ran_on = {{"backend", backend}, {"device", device}};
+  return sha256_hex(canonical_json(ran_on)).substr(0, kDeviceFingerprintHexDigits);
 }
 
 std::string canonical_json(const nlohmann::json& value) {
@@ -202,12 +210,17 @@ Result<std::string> verify_certificate(const nlohmann::json& report) {
   // Every member of the certificate is outside the digest, so each must be
   // one this tool wrote, with the value it writes: anything else could
   // change what the certificate means without changing the digest.
+  // The signature is checked for form here and against a key by
+  // check_signature (report_signature.h); it signs the digest's certificate too.
   for (const auto& [key, value] : cert->items()) {
-    if (key != "algorithm" && key != "canonicalization" && key != "digest") {
+    if (key != "algorithm" && key != "canonicalization" && key != "digest" && key != "signature") {
       return Error{"the certificate has a member `" + key +
-                   "` that schema 1 does not define; only algorithm, canonicalization and digest "
-                   "may sit outside the digest"};
+                   "` that schema 1 does not define; only algorithm, canonicalization, digest "
+                   "and signature may sit outside the digest"};
     }
+  }
+  if (cert->contains("signature")) {
+    if (auto form = check_signature_form((*cert)["signature"]); !form) return form.error();
   }
   if (cert->value("algorithm", "") != kCertificateAlgorithm) {
     return Error{"unsupported certificate algorithm; expected sha256"};

@@ -20,6 +20,15 @@ nlohmann::json report_to_json(const Report& report);
 /// (the report holds no floating-point numbers, so the text is stable).
 std::string canonical_json(const nlohmann::json& value);
 
+/// Hex digits of a case's device_fingerprint.
+inline constexpr size_t kDeviceFingerprintHexDigits = 16;
+
+/// What every case of a report records as the backend and device it ran on:
+/// the first kDeviceFingerprintHexDigits hex digits of sha256_hex of the
+/// canonical {"backend": backend, "device": device} (the report's own
+/// members). A report relabelled at the top no longer matches its cases.
+std::string device_fingerprint(std::string_view backend, const nlohmann::json& device);
+
 /// Lower-case hex SHA-256 of `bytes`.
 std::string sha256_hex(std::string_view bytes);
 
@@ -41,6 +50,9 @@ struct ParsedReport {
 
 /// Parses report.json text; an Error when it is not valid JSON.
 Result<ParsedReport> parse_report_text(std::string_view text);
+
+/// The device's capabilities as report.json's `device` member.
+nlohmann::json device_to_json(const Capabilities& device);
 
 /// One level's summary as report.json writes it.
 nlohmann::json level_to_json(const LevelSummary& level);

@@ -12,6 +12,7 @@ Report sample_report() {
   r.suite_version = "test";
   r.backend = "vulkan";
   r.device.device_name = "llvmpipe";
+  r.device.api = "Vulkan 1.3";
   r.seed = 7;
   r.runs = 100;
   r.requested_level = Level::L1;

@@ -18,6 +18,7 @@ nlohmann::json sealed_report() {
   Report r;
   r.suite_version = "test";
   r.backend = "vulkan";
+  r.device.api = "Vulkan 1.3";
   r.requested_level = Level::L1;
   CaseResult c;
   c.id = "L1/primitive.add";

@@ -200,7 +200,7 @@ Result<SealedReport> report_from_json(const nlohmann::json& json) {
   }
 }
 
-Result<SealedReport> read_report_file(const std::string& path) {
+Result<SealedReport> read_report_file(const std::string& path, const Ed25519Key* signer) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     return Error{path + ": not a readable file (give the path of a report.json)"};
@@ -219,6 +219,11 @@ Result<SealedReport> read_report_file(const std::string& path) {
   }
   auto sealed = report_from_json(parsed->json);
   if (!sealed) return Error{path + ": not a verified report: " + sealed.error().message};
+  if (signer != nullptr) {
+    if (auto signature = check_signature(parsed->json, signer); !signature) {
+      return Error{path + ": not signed by the given key: " + signature.error().message};
+    }
+  }
   sealed->path = path;
   return sealed;
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "certify/report/report.h"
+#include "certify/report/report_signature.h"
 #include "spec/support/result.h"
 
 namespace vyre::certify {
@@ -28,7 +29,8 @@ struct SealedReport {
 Result<SealedReport> report_from_json(const nlohmann::json& json);
 
 /// Reads, parses and verifies the report.json at `path`; an Error names the
-/// file and the problem (unreadable, not JSON, a repeated key, not verified).
-Result<SealedReport> read_report_file(const std::string& path);
+/// file and the problem (unreadable, not JSON, a repeated key, not verified;
+/// given `signer`, a public key: not signed by it, or changed since).
+Result<SealedReport> read_report_file(const std::string& path, const Ed25519Key* signer = nullptr);
 
 }  // namespace vyre::certify

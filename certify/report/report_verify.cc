@@ -5,6 +5,7 @@
 #include <set>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "certify/report/report.h"
@@ -54,6 +55,9 @@ constexpr Field kCaseTimingFields[] = {{"compile", Type::Unsigned},
                                        // Reports from before batched runs have none.
                                        {"per_dispatch_ns", Type::Unsigned, true}};
 constexpr Field kCaseFields[] = {{"id", Type::String},
+                                 // The backend and device it ran on; reports
+                                 // from before it was recorded have none.
+                                 {"device_fingerprint", Type::String, true},
                                  {"level", Type::String},
                                  {"oracle", Type::String},
                                  {"status", Type::String},
@@ -343,6 +347,47 @@ Result<Ok> check_gate_members(const nlohmann::json& body) {
   return Ok{};
 }
 
+/// The API each built-in backend's devices report (Capabilities::api), by
+/// the text it starts with; a plugin's is its own.
+constexpr std::pair<std::string_view, std::string_view> kBackendApis[] = {
+    {"vulkan", "Vulkan "}, {"opencl", "OpenCL "}, {"reference", "vyre "}};
+
+/// The backend and device fields agree with what the cases record: a
+/// built-in backend's API, and every case's device_fingerprint (when the
+/// report's cases record one; verify's completeness check requires them).
+Result<Ok> check_device_fields(const nlohmann::json& body) {
+  const std::string backend = body["backend"].get<std::string>();
+  const std::string api = body["device"]["api"].get<std::string>();
+  for (const auto& [name, prefix] : kBackendApis) {
+    if (backend == name && !api.starts_with(prefix)) {
+      return Error{"/device/api: `" + api + "` is no API of the `" + backend +
+                   "` backend (its devices report `" + std::string(prefix) +
+                   "...`): the backend or device fields were relabelled"};
+    }
+  }
+  const std::string expected = device_fingerprint(backend, body["device"]);
+  const nlohmann::json& cases = body["cases"];
+  const bool first_has = !cases.empty() && cases[0].contains("device_fingerprint");
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string at = "/cases/" + std::to_string(i) + "/device_fingerprint";
+    if (cases[i].contains("device_fingerprint") != first_has) {
+      return Error{at + ": " + (first_has ? "missing" : "present") + " where /cases/0 " +
+                   (first_has ? "records one" : "records none") +
+                   "; every case of a run records the device it ran on"};
+    }
+    if (!first_has) continue;
+    const std::string recorded = cases[i]["device_fingerprint"].get<std::string>();
+    if (recorded != expected) {
+      return Error{at + ": `" + recorded + "`, but the report's backend `" + backend +
+                   "` and device `" + body["device"]["name"].get<std::string>() + "` give `" +
+                   expected +
+                   "`: the case ran on another backend or device than the report names (the "
+                   "backend or device fields were changed)"};
+    }
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 Result<std::string> verify_report(const nlohmann::json& report) {
@@ -354,6 +399,7 @@ Result<std::string> verify_report(const nlohmann::json& report) {
   if (auto shape = check_members(body, kReportFields, ""); !shape) return shape.error();
   if (auto judged = rejudge(body); !judged) return judged.error();
   if (auto gate = check_gate_members(body); !gate) return gate.error();
+  if (auto device = check_device_fields(body); !device) return device.error();
   return digest;
 }
 

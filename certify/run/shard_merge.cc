@@ -1,5 +1,7 @@
 #include "certify/run/shard_merge.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -30,6 +32,9 @@ const std::vector<SharedMember>& shared_members() {
       {"filter", [](const Report& r) { return r.filter; }},
       {"backend", [](const Report& r) { return r.backend; }},
       {"device", [](const Report& r) { return r.device.device_name + " / " + r.device.driver; }},
+      // Everything the cases' device_fingerprint covers (limits and API too).
+      {"device fingerprint",
+       [](const Report& r) { return device_fingerprint(r.backend, device_to_json(r.device)); }},
       {"suite_version", [](const Report& r) { return r.suite_version; }},
       {"selection_digest", [](const Report& r) { return r.shard->selection_digest; }},
       {"baseline", [](const Report& r) { return r.baseline ? r.baseline->source : "none"; }},
@@ -101,11 +106,38 @@ std::optional<RandomProgramSummary> merge_random_programs(const std::vector<Seal
   return merged;
 }
 
+/// The shards name the selection this build's catalogue gives for their
+/// filter: shards that agree with each other on a selection of their own
+/// (cases left out, digest recomputed) would otherwise merge into a report
+/// that looks whole.
+Result<Ok> check_selection(const Report& first, const std::vector<std::string>& catalog_order) {
+  std::vector<std::string> selected;
+  for (const std::string& id : catalog_order) {
+    if (first.filter.empty() || fnmatch(first.filter.c_str(), id.c_str(), 0) == 0) {
+      selected.push_back(id);
+    }
+  }
+  const std::string digest = selection_digest(selected);
+  if (selected.size() == first.shard->selected && digest == first.shard->selection_digest) {
+    return Ok{};
+  }
+  return Error{"the shards name a selection of " + std::to_string(first.shard->selected) +
+               " cases (selection_digest " + first.shard->selection_digest +
+               "), but this build's catalogue for seed " + std::to_string(first.seed) + " up to " +
+               std::string(name_of(first.requested_level)) +
+               (first.filter.empty() ? std::string() : " filtered by `" + first.filter + "`") +
+               " selects " + std::to_string(selected.size()) + " (" + digest +
+               "): the shards are of another suite build, or cases were left out of them"};
+}
+
 }  // namespace
 
 Result<Report> merge_shard_reports(const std::vector<SealedReport>& shards,
                                    const std::vector<std::string>& catalog_order) {
   if (auto agree = check_shards_agree(shards); !agree) return agree.error();
+  if (auto selection = check_selection(shards[0].report, catalog_order); !selection) {
+    return selection.error();
+  }
   std::map<std::string, size_t> position;
   for (size_t i = 0; i < catalog_order.size(); ++i) position.emplace(catalog_order[i], i);
 

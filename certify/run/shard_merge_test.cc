@@ -8,7 +8,8 @@
 namespace vyre::certify {
 namespace {
 
-const std::vector<std::string> kCatalog = {"L1/x", "L1/y", "L1/z", "L2/w"};
+// The catalogue up to L1, the shards' level.
+const std::vector<std::string> kCatalog = {"L1/x", "L1/y", "L1/z"};
 
 SealedReport shard(uint32_t index, uint32_t count, std::vector<std::string> ids,
                    Verdict verdict = Verdict::Pass) {
@@ -108,6 +109,17 @@ TEST(ShardMerge, RefusesWhatIsNotTheShardsOfOneRun) {
         std::string::npos)
         << what;
   }
+}
+
+TEST(ShardMerge, RefusesShardsNamingASelectionOfTheirOwn) {
+  // Forged shards that left L1/z out and agree on a selection without it.
+  std::vector<SealedReport> shards = {shard(1, 2, {"L1/x"}), shard(2, 2, {"L1/y"})};
+  for (SealedReport& s : shards) s.report.shard->selected = 2;
+  for (SealedReport& s : shards)
+    s.report.shard->selection_digest = selection_digest({"L1/x", "L1/y"});
+  EXPECT_NE(refusal(shards).find("but this build's catalogue for seed 1 up to L1 selects 3"),
+            std::string::npos)
+      << refusal(shards);
 }
 
 TEST(ShardMerge, RefusesACaseOutsideTheCatalog) {
