@@ -15,8 +15,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Polls of a stream that spin before the waiting thread sleeps: most
-/// submissions end within microseconds.
+/// Polls of a stream that spin before the waiting thread sleeps.
 constexpr int kSpinningPolls = 200;
 constexpr auto kPollSleep = std::chrono::microseconds(50);
 /// Bytes of one run's control word slot.
@@ -29,6 +28,26 @@ Status status_of(CUresult r) {
     return Status::NotSupported;
   }
   return is_sticky_error(r) ? Status::DeviceLost : Status::Error;
+}
+
+enum class StreamState : uint8_t { Idle, Failed, TimedOut };
+
+/// Polls `stream` until it is idle, a call fails (`error` gets why) or
+/// `deadline` passes: spinning first, as most submissions end within
+/// microseconds, then sleeping between polls.
+StreamState wait_for_stream(const CudaApi& api, CUstream stream, Clock::time_point deadline,
+                            CUresult& error) {
+  for (int poll = 0;; ++poll) {
+    error = api.cuStreamQuery(stream);
+    if (error == kCudaSuccess) return StreamState::Idle;
+    if (error != kCudaErrorNotReady) return StreamState::Failed;
+    if (Clock::now() >= deadline) return StreamState::TimedOut;
+    if (poll >= kSpinningPolls) {
+      std::this_thread::sleep_for(kPollSleep);
+    } else {
+      std::this_thread::yield();
+    }
+  }
 }
 
 /// Device buffers of one batch, freed at its end unless the context was
@@ -109,7 +128,10 @@ class Batch {
   }
 
   BatchResult finish() {
-    if (result_.outcome.status != Status::Ok) result_.outcome.first_outputs.clear();
+    if (result_.outcome.status != Status::Ok) {
+      result_.outcome.first_outputs.clear();
+      drain();
+    }
     return std::move(result_);
   }
 
@@ -218,24 +240,38 @@ class Batch {
   /// Waits for everything on the stream, `runs` timeouts at most.
   bool wait(uint32_t runs, uint32_t first) {
     const auto limit = r_.timeout * runs;
-    const Clock::time_point deadline = Clock::now() + limit;
-    for (int poll = 0;; ++poll) {
-      const CUresult state = api_.cuStreamQuery(context_.stream());
-      if (state == kCudaSuccess) return true;
-      if (state != kCudaErrorNotReady) return fail(state, "the kernel failed", first);
-      if (Clock::now() >= deadline) {
+    CUresult error = kCudaSuccess;
+    switch (wait_for_stream(api_, context_.stream(), Clock::now() + limit, error)) {
+      case StreamState::Idle:
+        return true;
+      case StreamState::Failed:
+        return fail(error, "the kernel failed", first);
+      case StreamState::TimedOut:
         context_.abandon();
         return fail(Status::Timeout,
                     (runs == 1 ? std::string("the kernel") : std::to_string(runs) + " runs") +
                         " did not finish within " + std::to_string(limit.count()) + " ms" + on_ +
                         "; its context is abandoned and a new one will be made",
                     first);
-      }
-      if (poll >= kSpinningPolls) {
-        std::this_thread::sleep_for(kPollSleep);
-      } else {
-        std::this_thread::yield();
-      }
+    }
+    return false;
+  }
+
+  /// After a failure that left work on the stream (a launch refused after
+  /// others were queued), waits for that work before the buffers it uses
+  /// are freed; past one timeout the context is abandoned instead.
+  void drain() {
+    if (!context_.releases()) return;
+    CUresult error = kCudaSuccess;
+    switch (wait_for_stream(api_, context_.stream(), Clock::now() + r_.timeout, error)) {
+      case StreamState::Idle:
+        return;
+      case StreamState::Failed:
+        if (is_sticky_error(error)) context_.mark_lost();
+        return;
+      case StreamState::TimedOut:
+        context_.abandon();
+        return;
     }
   }
 
