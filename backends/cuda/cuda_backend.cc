@@ -167,7 +167,9 @@ struct CudaBackend::State {
       device_error = chosen.error();
       return;
     }
-    Result<NvrtcApi> compiler = NvrtcApi::open();
+    int driver_version = 0;
+    api->cuDriverGetVersion(&driver_version);
+    Result<NvrtcApi> compiler = NvrtcApi::open(driver_version);
     if (!compiler.ok()) {
       device_error = compiler.error();
       return;

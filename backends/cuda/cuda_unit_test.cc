@@ -77,6 +77,14 @@ TEST(NvrtcLibrary, EverySonameIsTriedOnThePathThenInTheToolkit) {
                           [](const std::string& n) { return n.find('/') != std::string::npos; }));
 }
 
+TEST(NvrtcLibrary, ANewerMajorVersionThanTheDriversIsPassedOver) {
+  EXPECT_TRUE(nvrtc_suits_driver(12, 12040));
+  EXPECT_TRUE(nvrtc_suits_driver(11, 12040));
+  EXPECT_FALSE(nvrtc_suits_driver(13, 12090));
+  EXPECT_TRUE(nvrtc_suits_driver(13, 13000));
+  EXPECT_TRUE(nvrtc_suits_driver(13, 0));  // Unknown: tried.
+}
+
 TEST(CudaErrors, NamesComeFromTheTableWithoutADriver) {
   EXPECT_EQ(cu_error_name(0), "CUDA_SUCCESS");
   EXPECT_EQ(cu_error_name(700), "CUDA_ERROR_ILLEGAL_ADDRESS");

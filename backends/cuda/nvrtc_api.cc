@@ -26,24 +26,42 @@ std::vector<std::string> nvrtc_library_candidates(std::string_view override) {
   return names;
 }
 
+bool nvrtc_suits_driver(int nvrtc_major, int driver_version) {
+  return driver_version <= 0 || nvrtc_major <= driver_version / 1000;
+}
+
 std::string nvrtc_error_name(const NvrtcApi& api, nvrtcResult result) {
   const char* text = api.nvrtcGetErrorString != nullptr ? api.nvrtcGetErrorString(result) : nullptr;
   return text != nullptr ? text : "nvrtcResult " + std::to_string(result);
 }
 
-Result<NvrtcApi> NvrtcApi::open() {
+Result<NvrtcApi> NvrtcApi::open(int driver_version) {
   const char* variable = std::getenv(kNvrtcLibraryVariable);
   void* library = nullptr;
   NvrtcApi api;
   std::string tried;
   for (const std::string& name : nvrtc_library_candidates(variable != nullptr ? variable : "")) {
     library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library != nullptr) {
-      api.library = name;
-      break;
+    if (library == nullptr) {
+      const char* why = dlerror();
+      tried += "\n  " + name + ": " + (why != nullptr ? why : "not loadable");
+      continue;
     }
-    const char* why = dlerror();
-    tried += "\n  " + name + ": " + (why != nullptr ? why : "not loadable");
+    const auto version =
+        reinterpret_cast<nvrtcResult (*)(int*, int*)>(dlsym(library, "nvrtcVersion"));
+    int major = 0;
+    int minor = 0;
+    if (version != nullptr && version(&major, &minor) == kNvrtcSuccess &&
+        !nvrtc_suits_driver(major, driver_version)) {
+      tried += "\n  " + name + ": NVRTC " + std::to_string(major) + "." + std::to_string(minor) +
+               " is newer than the driver's CUDA " + std::to_string(driver_version / 1000) + "." +
+               std::to_string(driver_version % 1000 / 10) + ", which cannot load its code";
+      dlclose(library);
+      library = nullptr;
+      continue;
+    }
+    api.library = name;
+    break;
   }
   if (library == nullptr) {
     return Error{std::string("no NVRTC (the CUDA C runtime compiler) could be loaded; tried:") +

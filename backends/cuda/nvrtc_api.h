@@ -38,15 +38,21 @@ struct NvrtcApi {
   std::vector<int> supported_archs;
 
   /// Opens the first loadable library of nvrtc_library_candidates(the
-  /// variable's value) and looks up every entry point. Errors name every
-  /// library tried and why it failed.
-  static Result<NvrtcApi> open();
+  /// variable's value) whose version suits the driver's (`driver_version` as
+  /// cuDriverGetVersion gives it, 12040 for 12.4; 0 when unknown) and looks
+  /// up every entry point. Errors name every library tried and why it failed.
+  static Result<NvrtcApi> open(int driver_version);
 };
 
 /// The libraries to try, in order: only `override` when it is not empty (a
 /// user who names one means that one); else the unversioned soname, then
 /// those of CUDA 13, 12 and 11.2+, then the same in /usr/local/cuda/lib64.
 std::vector<std::string> nvrtc_library_candidates(std::string_view override);
+
+/// Whether code from NVRTC `nvrtc_major` loads on a driver of
+/// `driver_version` (cuDriverGetVersion; 0: unknown, assumed yes): CUBIN and
+/// PTX of a newer major CUDA version need a newer driver.
+bool nvrtc_suits_driver(int nvrtc_major, int driver_version);
 
 /// nvrtcGetErrorString's text of `result`, or "nvrtcResult N".
 std::string nvrtc_error_name(const NvrtcApi& api, nvrtcResult result);
