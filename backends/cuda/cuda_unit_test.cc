@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "backends/cuda/batch_plan.h"
 #include "backends/cuda/cuda_api.h"
@@ -75,6 +76,18 @@ TEST(NvrtcLibrary, EverySonameIsTriedOnThePathThenInTheToolkit) {
   });
   EXPECT_TRUE(std::all_of(first_toolkit, names.end(),
                           [](const std::string& n) { return n.find('/') != std::string::npos; }));
+}
+
+TEST(NvrtcLibrary, AMissingLibraryIsExplainedWithEveryNameTried) {
+  ASSERT_EQ(setenv(kNvrtcLibraryVariable, "/nonexistent/libnvrtc.so.12", 1), 0);
+  Result<NvrtcApi> api = NvrtcApi::open(12040);
+  unsetenv(kNvrtcLibraryVariable);
+  ASSERT_FALSE(api.ok());
+  EXPECT_NE(api.error().message.find("no NVRTC"), std::string::npos) << api.error().message;
+  EXPECT_NE(api.error().message.find("\n  /nonexistent/libnvrtc.so.12: "), std::string::npos)
+      << api.error().message;
+  EXPECT_NE(api.error().message.find("set VYRE_NVRTC_LIBRARY"), std::string::npos)
+      << api.error().message;
 }
 
 TEST(NvrtcLibrary, ANewerMajorVersionThanTheDriversIsPassedOver) {
