@@ -36,7 +36,8 @@ backends/opencl: backends spec/ir spec/support spec/validate
 backends/isolation: backends spec/ir spec/support spec/text
 backends/isolation/testing: backends backends/isolation spec/ir
 backends/plugin: backends backends/isolation spec/ir spec/support spec/text
-backends/registry: backends backends/opencl backends/vulkan spec/ir spec/support
+backends/cuda: backends spec/ir spec/support
+backends/registry: backends backends/cuda backends/opencl backends/vulkan spec/ir spec/support
 archetypes/graph: backends reference/graph spec/ir spec/support
 archetypes/dataflow: archetypes/graph backends reference/graph spec/ir spec/support
 generators: reference/graph spec/ir spec/text spec/validate

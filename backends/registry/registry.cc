@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "backends/cuda/cuda_backend.h"
 #include "backends/opencl/opencl_backend.h"
 #include "backends/reference_backend.h"
 #include "backends/vulkan/vulkan_backend.h"
@@ -18,10 +19,11 @@ struct BackendRow {
   bool takes_device;
 };
 
-constexpr std::array<BackendRow, 3> kBackends = {{
+constexpr std::array<BackendRow, 4> kBackends = {{
     {"reference", make_reference_backend, false},
     {"vulkan", vulkan::make_vulkan_backend, true},
     {"opencl", opencl::make_opencl_backend, true},
+    {"cuda", cuda::make_cuda_backend, true},
 }};
 
 }  // namespace

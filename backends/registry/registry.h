@@ -11,11 +11,11 @@
 
 namespace vyre {
 
-/// Names make_backend accepts, in table order ("reference", "vulkan", "opencl").
+/// Names make_backend accepts, in table order ("reference", "vulkan", "opencl", "cuda").
 std::vector<std::string_view> backend_names();
 
 /// True when the built-in backend `name` chooses among devices, so that
-/// BackendOptions::device means something to it (vulkan, opencl); false for one with a
+/// BackendOptions::device means something to it (vulkan, opencl, cuda); false for one with a
 /// single device (reference) and for names that are not in the table.
 bool backend_takes_device(std::string_view name);
 
