@@ -67,8 +67,9 @@ std::string random_program_id(uint32_t index) {
 
 std::optional<std::vector<SuiteCase>> random_program_suite_cases(uint64_t program_seed,
                                                                  const std::string& id,
-                                                                 uint64_t run_seed) {
-  TestCase tc = generate_wellformed_case(program_seed);
+                                                                 uint64_t run_seed,
+                                                                 const GeneratorOptions& options) {
+  TestCase tc = generate_wellformed_case(program_seed, options);
   reference::RunOptions screen;
   screen.step_budget = random_program_step_budget(tc);
   auto ref = reference::run(tc.program, tc.inputs, tc.grid, screen);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "certify/suite/suite_case.h"
+#include "generators/wellformed_program.h"
 
 namespace vyre::certify {
 
@@ -56,9 +57,11 @@ struct RandomProgramTally {
 /// nullopt when the reference rejects the program or flags it
 /// non-conforming (within random_program_step_budget). `run_seed` is recorded
 /// as the cases' input recipe.
-std::optional<std::vector<SuiteCase>> random_program_suite_cases(uint64_t program_seed,
-                                                                 const std::string& id,
-                                                                 uint64_t run_seed);
+/// `options` are the generator's (L5 and fuzz use the defaults; `vyre-certify
+/// generate` may widen the workgroups).
+std::optional<std::vector<SuiteCase>> random_program_suite_cases(
+    uint64_t program_seed, const std::string& id, uint64_t run_seed,
+    const GeneratorOptions& options = {});
 
 /// L5's cases for `run_seed`: programs 0..count-1. More than 5% discarded is a
 /// suite defect and adds a case that fails the level saying so.
