@@ -1,5 +1,7 @@
 #include "generators/coverage.h"
 
+#include "generators/coverage_shapes.h"
+
 #include <array>
 #include <map>
 #include <utility>
@@ -88,6 +90,9 @@ std::set<std::pair<std::string, DataType>> op_type_universe() {
   }
   for (std::string_view s : {kReturnInLoopUnderIf, kLoadAfterStore}) {
     u.insert({std::string(s), DataType::U32});
+  }
+  for (std::string& s : coverage_detail::program_shape_universe()) {
+    u.insert({std::move(s), DataType::U32});
   }
   return u;
 }
@@ -288,7 +293,23 @@ size_t Coverage::universe_size() {
 }
 
 Coverage coverage_of(const Program& program) {
-  return Recorder(program).run();
+  Coverage c = Recorder(program).run();
+  // Whole-program entries have no context of their own: top level.
+  coverage_detail::record_program_shapes(program, [&](std::string op) {
+    c.add({std::move(op), DataType::U32, C::TopLevel});
+  });
+  return c;
+}
+
+Coverage coverage_of(const TestCase& test_case) {
+  Coverage c = coverage_of(test_case.program);
+  uint64_t invocations = 1;
+  for (size_t axis = 0; axis < 3; ++axis) {
+    invocations *=
+        uint64_t{test_case.program.workgroup_size[axis]} * test_case.grid.workgroups[axis];
+  }
+  c.add({coverage_detail::invocation_class(invocations), DataType::U32, C::TopLevel});
+  return c;
 }
 
 }  // namespace vyre

@@ -12,7 +12,14 @@
 // nodes, "shape.return_in_loop_under_if" (a Return inside a Loop inside an
 // If) and "shape.load_after_store" (a Load whose buffer and index tree equal
 // those of a Store earlier in the same or an enclosing body). And every
-// expression kind in every context. Left out because no valid program has
+// expression kind in every context. And whole-program entries
+// (coverage_shapes.cc): size classes of statements, nesting, expression
+// depth, workgroup and grid ("size.*"); each statement kind directly in an
+// If, Loop or Block ("pair.<outer>.<inner>"); communication signatures
+// ("comm.*": a loop of barrier-separated phases storing and loading one
+// buffer, an atomic-guarded section, an atomic read after a barrier, a
+// compare-exchange retry loop); a path oracle's block records, an opaque
+// guard, and optimiser-rule shapes ("shape.*"). Left out because no valid program has
 // them: Load, Store and Atomic on Bytes (V013), casts from Bytes (no Bytes
 // values exist) or to Bytes (V023), U64/Vec2U32 to Vec4U32 (V012), planned
 // types (V038), stores to ReadOnly or Uniform buffers (V005), atomics on
@@ -28,6 +35,7 @@
 #include <vector>
 
 #include "spec/ir/program.h"
+#include "spec/ir/test_case.h"
 
 namespace vyre {
 
@@ -89,5 +97,8 @@ class Coverage {
 
 /// Everything `program` exercises (it must be valid; unknown names are skipped).
 Coverage coverage_of(const Program& program);
+
+/// coverage_of(test_case.program) and the class of its grid's invocation count.
+Coverage coverage_of(const TestCase& test_case);
 
 }  // namespace vyre

@@ -33,7 +33,11 @@ TEST(Coverage, RecordsOpTypeAndContext) {
   EXPECT_TRUE(h.contains({"call.primitive.min", DataType::U32, CoverageContext::StoreValue}));
   EXPECT_TRUE(h.contains({"stmt.store.read_write", DataType::U32, CoverageContext::TopLevel}));
   EXPECT_TRUE(h.contains({"stmt.let", DataType::U32, CoverageContext::TopLevel}));
-  EXPECT_EQ(h.size(), 11u);
+  // Whole-program entries: 2 statements, expressions 3 deep, one invocation.
+  EXPECT_TRUE(h.contains({"size.statements.le32", DataType::U32, CoverageContext::TopLevel}));
+  EXPECT_TRUE(h.contains({"size.expr_depth.le4", DataType::U32, CoverageContext::TopLevel}));
+  EXPECT_TRUE(h.contains({"size.workgroup.1", DataType::U32, CoverageContext::TopLevel}));
+  EXPECT_EQ(h.size(), 14u);
 }
 
 /// The shape hits of `p`: op names starting "shape.", with their contexts.
@@ -81,6 +85,71 @@ TEST(Coverage, LoadAfterAStoreOfTheSameIndexTreeIsAShape) {
   EXPECT_TRUE(shapes_of(closed).empty());
 }
 
+/// The whole-program entries of `p` with a prefix.
+std::set<std::string> entries_of(const Program& p, std::string_view prefix) {
+  std::set<std::string> out;
+  const Coverage c = coverage_of(p);
+  for (const CoverageHit& h : c.hits()) {
+    if (h.op.starts_with(prefix)) out.insert(h.op);
+  }
+  return out;
+}
+
+TEST(Coverage, CommunicationSignaturesAreReadFromTheProgram) {
+  using Names = std::set<std::string>;
+  const auto wg = workgroup("x", DataType::U32, 8);
+  const auto acc = storage("acc", 0, BufferAccess::ReadWrite);
+  // A tree reduction: a loop whose body stores and loads x around a barrier.
+  const Program reduce{
+      {wg},
+      {8, 1, 1},
+      {store("x", local_id(0), local_id(0)), barrier(),
+       loop("k", u32(0), u32(3),
+            {if_(eq(bit_and(local_id(0), u32(1)), u32(0)),
+                 {store("x", local_id(0),
+                        add(load("x", local_id(0)), load("x", add(local_id(0), u32(1)))))}),
+             barrier()})}};
+  EXPECT_EQ(entries_of(reduce, "comm."), (Names{"comm.loop_exchange.workgroup"}));
+  // The same phases straight-line are not a loop exchange.
+  const Program straight{
+      {wg}, {8, 1, 1}, {store("x", local_id(0), u32(1)), barrier(), let("y", load("x", u32(0)))}};
+  EXPECT_TRUE(entries_of(straight, "comm.").empty());
+  // An atomic section, an atomic read after a barrier, a compare-exchange retry loop.
+  const Program atomics{
+      {acc},
+      {4, 1, 1},
+      {if_(eq(atomic(AtomicOp::Add, "acc", u32(0), u32(1)), u32(0)),
+           {store("acc", u32(1), u32(7))}),
+       let("t", atomic(AtomicOp::Max, "acc", u32(2), local_id(0))), barrier(),
+       let("r", load("acc", u32(2))), let("done", u32(0)),
+       loop("i", u32(0), u32(4),
+            {let("cur", atomic(AtomicOp::Or, "acc", u32(3), u32(0))),
+             let("got", compare_exchange("acc", u32(3), var("cur"), add(var("cur"), u32(1)))),
+             if_(eq(var("got"), var("cur")), {assign("done", u32(1))})})}};
+  EXPECT_EQ(entries_of(atomics, "comm."),
+            (Names{"comm.atomic_guarded_section", "comm.atomic_read_after_barrier",
+                   "comm.cas_retry_loop"}));
+}
+
+TEST(Coverage, PairsPathRecordsOpaqueGuardsAndRuleShapes) {
+  using Names = std::set<std::string>;
+  const auto out = storage("out", 0, BufferAccess::ReadWrite);
+  const auto opq = storage("opq", 1, BufferAccess::Uniform);
+  const Program p{
+      {out, opq},
+      {1, 1, 1},
+      {if_(eq(load("opq", u32(2)), u32(5)), {store("out", u32(0), u32(1))},
+           {store("out", u32(0), u32(2))}),
+       let("a", div(invocation_id(0), u32(8))), let("b", shr(shl(var("a"), u32(3)), u32(3))),
+       let("c", cast(DataType::U32, cast(DataType::I32, var("b")))),
+       let("d", select(lt(var("a"), var("b")), var("a"), var("b")))}};
+  EXPECT_EQ(entries_of(p, "shape."),
+            (Names{"shape.branch_records", "shape.opaque_guard", "shape.div_mod_power_of_two",
+                   "shape.shift_pair", "shape.cast_of_cast", "shape.select_min_max"}));
+  EXPECT_EQ(entries_of(p, "pair."), (Names{"pair.if.store"}));
+  EXPECT_EQ(entries_of(p, "size.nesting."), (Names{"size.nesting.1"}));
+}
+
 TEST(Coverage, MergeUnitesAndMissingShrinks) {
   const Program a{
       {storage("out", 0, BufferAccess::ReadWrite)}, {1, 1, 1}, {store("out", u32(0), u32(1))}};
@@ -88,7 +157,8 @@ TEST(Coverage, MergeUnitesAndMissingShrinks) {
   Coverage c = coverage_of(a);
   const size_t missing_a = c.missing().size();
   c.merge(coverage_of(b));
-  EXPECT_EQ(c.hits().size(), coverage_of(a).hits().size() + coverage_of(b).hits().size());
+  // Both hit the same three size classes.
+  EXPECT_EQ(c.hits().size(), coverage_of(a).hits().size() + coverage_of(b).hits().size() - 3);
   EXPECT_EQ(c.missing().size() + 2, missing_a);  // stmt.return u32 and stmt.return @ top_level
   EXPECT_LT(c.missing().size(), Coverage::universe_size());
 }
@@ -96,7 +166,7 @@ TEST(Coverage, MergeUnitesAndMissingShrinks) {
 TEST(Coverage, ThreeHundredDefaultProgramsReachTheWholeUniverse) {
   Coverage all;
   for (uint64_t seed = 1; seed <= 300; ++seed)
-    all.merge(coverage_of(generate_wellformed_case(seed).program));
+    all.merge(coverage_of(generate_wellformed_case(seed)));
   std::string missing;
   for (const std::string& m : all.missing()) missing += m + "\n";
   EXPECT_TRUE(missing.empty()) << "not reached:\n" << missing;

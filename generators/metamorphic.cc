@@ -109,14 +109,16 @@ std::optional<uint32_t> input_word(const TestCase& c, const std::string& buffer,
   return w;
 }
 
-/// A condition false for these inputs, read from the inputs when possible.
+/// A condition false for these inputs, read from the inputs when possible:
+/// false only at run time, so the compiler cannot delete the dead code (a
+/// declared buffer's BufLen is a compile-time constant and is left out).
 ExprPtr false_condition(const TestCase& c, Prng& rng) {
   std::vector<ExprPtr> options;
   for (const BufferDecl& b : c.program.buffers) {
     if (b.access == BufferAccess::Workgroup) continue;
     const uint64_t elements =
         host_element_count(b.element, c.inputs.count(b.name) ? c.inputs.at(b.name).size() : 0);
-    options.push_back(gt(buflen(b.name), u32(static_cast<uint32_t>(elements))));
+    if (b.count == 0) options.push_back(gt(buflen(b.name), u32(static_cast<uint32_t>(elements))));
     if (b.element == DataType::U32 && b.access != BufferAccess::ReadWrite && elements > 0) {
       const auto index = static_cast<uint32_t>(rng.below(elements));
       if (const auto w = input_word(c, b.name, index))

@@ -34,7 +34,8 @@ struct ReduceStats {
 
 /// The smallest case found from `start` for which `interesting` holds.
 /// Steps: drop statements; unwrap If (to either arm), Loop (to its body once)
-/// and Block; replace an expression by an operand or a small literal;
+/// and Block; turn an Assign into a Let of a new name (so the Let it
+/// assigned can go); replace an expression by an operand or a small literal;
 /// simplify literals; drop unused buffers; shrink and zero inputs; shrink the
 /// grid and the workgroup. `start` itself must be interesting (it is
 /// returned unchanged otherwise). `stats`, when given, is filled in.

@@ -46,7 +46,9 @@ ExprPtr choose(Prng& rng, const std::vector<Option>& options) {
 std::vector<const BufferPlan*> loadable(const Plan& p, DataType type, bool uniform_only) {
   std::vector<const BufferPlan*> out;
   for (const BufferPlan& b : p.buffers) {
-    if (b.decl.element != type || b.role == Role::Counter || b.role == Role::Raw) continue;
+    if (b.decl.element != type || b.role == Role::Counter || b.role == Role::Raw ||
+        b.role == Role::Dedicated)
+      continue;
     if (uniform_only && b.role != Role::Input && b.role != Role::Uniform) continue;
     out.push_back(&b);
   }
@@ -209,6 +211,7 @@ ExprPtr gen_u32(Plan& p, int depth) {
   if (p.features.own_atomics || p.features.contended_atomics) {
     options.push_back({2, [&] { return gen_atomic(p, depth); }});
   }
+  if (p.features.rule_idioms) options.push_back({3, [&] { return gen_idiom(p, depth); }});
   return choose(p.rng, options);
 }
 

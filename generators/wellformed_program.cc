@@ -10,6 +10,20 @@ std::vector<uint32_t> edge_values() {
   return values;
 }
 
+const char* name_of(SizeClass size) {
+  switch (size) {
+    case SizeClass::Small:
+      return "small";
+    case SizeClass::Deep:
+      return "deep";
+    case SizeClass::Wide:
+      return "wide";
+    case SizeClass::LargeGrid:
+      return "large_grid";
+  }
+  return "small";
+}
+
 GeneratedCase generate_wellformed(uint64_t seed, const GeneratorOptions& options) {
   wellformed::Plan plan(seed);
   plan.options = options;
@@ -24,6 +38,8 @@ GeneratedCase generate_wellformed(uint64_t seed, const GeneratorOptions& options
   out.test_case.grid.workgroups = plan.grid;
   out.test_case.inputs = wellformed::gen_inputs(plan);
   out.features = plan.features;
+  out.size = plan.size;
+  out.shapes = std::move(plan.shapes);
   return out;
 }
 

@@ -6,8 +6,14 @@
 // id), shared inputs are only read, workgroup arrays are written at own
 // slots, then a barrier in uniform control flow, then read anywhere, and
 // contended locations are touched by atomics only, one order-independent
-// operation per buffer whose return value is masked to zero. Draws come from
-// Prng alone, so a seed names the same case forever.
+// operation per buffer whose return value is masked to zero. On top of that
+// come shapes whose invocations communicate (wellformed_comm.cc: exchanges
+// between barrier-separated phases, atomic sections and reductions, bounded
+// compare-exchange loops), control-flow nests that record their path
+// (wellformed_path.cc) and expressions shaped like optimiser rules
+// (wellformed_idiom.cc), each conforming by its own construction. Sizes
+// are drawn per program (mostly small, some large). Draws come from Prng
+// alone, so a seed names the same case forever.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +51,25 @@ struct ProgramFeatures {
   /// Read-modify-write of an own slot through one named index: load it,
   /// store it, load it again by the same index expression.
   bool reload_after_store = true;
+  /// Loops of barrier-separated phases in which invocations read slots
+  /// others wrote (neighbour exchange, tree reduction, prefix scan, bitonic
+  /// steps), in workgroup memory or a storage region per workgroup (needs
+  /// barriers).
+  bool communication = true;
+  /// Atomic sections (one winner writes a value that does not depend on who
+  /// won), atomic reductions read after a barrier, and bounded
+  /// compare-exchange retry loops (needs barriers).
+  bool atomic_sections = true;
+  /// Nests of If, Loop and Return deciding on input buffers whose blocks
+  /// record their ids in the invocation's own trace slots (a path oracle).
+  bool path_trace = true;
+  /// Expressions in the shapes optimisers rewrite (shift/mask chains, min/max
+  /// idioms, multiplication and division by constants, casts of casts, select
+  /// of comparisons) on edge-valued operands.
+  bool rule_idioms = true;
+  /// A uniform buffer of known values standing in for constants, so guards
+  /// built on it are decided only at run time.
+  bool opaque_constants = true;
 };
 
 /// Knobs of the generator; the defaults keep reference runs fast.
@@ -54,20 +79,48 @@ struct GeneratorOptions {
   bool swarm = true;
   /// The features available; swarm testing draws a subset of these.
   ProgramFeatures features;
+  /// Draw a size class per program (swarm testing over the size knobs
+  /// too): mostly small programs, some with many statements, deep
+  /// expressions and nests, some with wide workgroups or large grids, each
+  /// knob capped by the maxima below. When false every program is drawn up
+  /// to the maxima.
+  bool swarm_sizes = true;
   /// Statements generated per program, roughly (nesting included).
-  uint32_t max_statements = 32;
+  uint32_t max_statements = 300;
   /// Deepest expression below a statement, roughly.
-  uint32_t max_expr_depth = 4;
+  uint32_t max_expr_depth = 10;
   /// Deepest If/Loop/Block nesting.
-  uint32_t max_nesting = 3;
+  uint32_t max_nesting = 6;
   /// Most invocations in the grid.
-  uint32_t max_invocations = 192;
+  uint32_t max_invocations = 65536;
+  /// Most invocations in one workgroup. 128 is Vulkan's guaranteed
+  /// maxComputeWorkGroupInvocations, so a certification never asks a
+  /// conforming device for more; `vyre-certify generate` draws up to 1024
+  /// (a backend refuses a larger workgroup than its device's as not
+  /// supported).
+  uint32_t max_workgroup_invocations = 128;
 };
+
+/// The size class a program was drawn in (GeneratorOptions::swarm_sizes).
+enum class SizeClass : uint8_t {
+  Small,      ///< up to 32 statements, depth 4, nesting 3, 192 invocations
+  Deep,       ///< many statements, deep expressions and nests, small grid
+  Wide,       ///< wide workgroups, grids of thousands of invocations
+  LargeGrid,  ///< up to max_invocations, few statements
+};
+
+/// Text name of a size class ("small", "deep", "wide", "large_grid").
+const char* name_of(SizeClass size);
 
 /// A generated case and the features it was drawn with.
 struct GeneratedCase {
   TestCase test_case;
   ProgramFeatures features;
+  SizeClass size = SizeClass::Small;
+  /// The shapes drawn beyond single statements, one name each time one is
+  /// placed ("comm.neighbour.workgroup", "atomic.section", "path.nest",
+  /// "idiom.min_max", ...), for tests and `vyre-certify generate`.
+  std::vector<std::string> shapes;
 };
 
 /// The case for `seed`: program, grid and edge-biased inputs; `name` is

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "generators/property_check.h"
 #include "reference/interpreter.h"
 #include "spec/text/text_format.h"
@@ -34,7 +36,12 @@ TEST(WellformedProgram, AtLeast95PercentRunConformingOnTheReference) {
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
     const TestCase c = generate_wellformed_case(seed);
     reference::RunOptions options;
-    options.step_budget = uint64_t{1} << 24;  // a small budget: generated programs are tiny
+    // The certification's budget: 2^22 steps, or 2^13 per invocation for
+    // the large grids some programs are drawn with.
+    uint64_t invocations = 1;
+    for (size_t axis = 0; axis < 3; ++axis)
+      invocations *= uint64_t{c.program.workgroup_size[axis]} * c.grid.workgroups[axis];
+    options.step_budget = std::max(uint64_t{1} << 22, invocations << 13);
     const auto r = reference::run(c.program, c.inputs, c.grid, options);
     ASSERT_TRUE(r.ok()) << "seed " << seed << ": " << r.error().message << "\n" << print_case(c);
     if (r->conforming()) {

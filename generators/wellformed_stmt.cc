@@ -14,8 +14,24 @@ namespace {
 using namespace build;
 
 int expr_depth(Plan& p) {
-  return static_cast<int>(p.rng.between(1, p.options.max_expr_depth));
+  return draw_expr_depth(p);
 }
+
+/// Multiplies the open loops' trip product by a loop's bound while its body
+/// is generated.
+class TripScope {
+ public:
+  TripScope(Plan& p, uint32_t trips) : p_(p), saved_(p.trip_product) {
+    p.trip_product *= std::max<uint32_t>(1, trips);
+  }
+  ~TripScope() { p_.trip_product = saved_; }
+  TripScope(const TripScope&) = delete;
+  TripScope& operator=(const TripScope&) = delete;
+
+ private:
+  Plan& p_;
+  uint32_t saved_;
+};
 
 /// x + y * nx + z * nx * ny over one kind of id: an index unique to each
 /// invocation of the grid (gid) or of its workgroup (lid).
@@ -24,8 +40,6 @@ ExprPtr linear_index(Id id, std::array<uint32_t, 3> extent, bool multi_axis) {
   if (!multi_axis) return id(0);
   return add(add(id(0), mul(id(1), u32(extent[0]))), mul(id(2), u32(extent[0] * extent[1])));
 }
-
-void gen_statements(Plan& p, Body& out, int nesting, bool may_return, int length);
 
 Body gen_scoped_body(Plan& p, int nesting, bool may_return) {
   Body body;
@@ -90,7 +104,10 @@ Node gen_loop(Plan& p, int nesting, bool may_return) {
   p.open_scope();
   p.declare(name, DataType::U32, false);
   Body body;
-  gen_statements(p, body, nesting + 1, may_return, static_cast<int>(p.rng.between(1, 4)));
+  {
+    const TripScope trips(p, 6);
+    gen_statements(p, body, nesting + 1, may_return, static_cast<int>(p.rng.between(1, 4)));
+  }
   p.close_scope();
   return loop(std::move(name), std::move(from), std::move(to), std::move(body));
 }
@@ -120,7 +137,10 @@ void gen_return_in_loop(Plan& p, Body& out, int nesting) {
   p.open_scope();  // the loop's body
   p.declare(name, DataType::U32, false);
   Body body;
-  gen_statements(p, body, nesting + 2, false, static_cast<int>(p.rng.below(3)));
+  {
+    const TripScope scope(p, trips);
+    gen_statements(p, body, nesting + 2, false, static_cast<int>(p.rng.below(3)));
+  }
   if (p.rng.chance(1, 2)) {
     body.push_back(ret());
   } else {
@@ -180,8 +200,37 @@ void gen_reload_after_store(Plan& p, Body& out, int nesting) {
   out.push_back(store(b.decl.name, std::move(index), std::move(again)));
 }
 
+/// A barrier every invocation of the workgroup reaches at least once.
+Node gen_barrier(Plan& p) {
+  switch (p.rng.below(4)) {
+    case 0:
+      return barrier();
+    case 1:
+      return block({barrier()});
+    case 2:
+      return if_(gen_uniform_u32(p, 2), {barrier()}, {barrier()});
+    default: {
+      // 1 or 2 trips, uniform: 1 + (u % 2).
+      std::string name = p.fresh_name();
+      p.closed_names.push_back(name);
+      return loop(std::move(name), u32(0), add(u32(1), mod(gen_uniform_u32(p, 2), u32(2))),
+                  {barrier()});
+    }
+  }
+}
+
+void set_workgroup_phase(Plan& p) {
+  for (BufferPlan& b : p.buffers) {
+    if (b.role == Role::Workgroup) b.writable_phase = p.rng.chance(1, 2);
+  }
+}
+
+}  // namespace
+
 void gen_statements(Plan& p, Body& out, int nesting, bool may_return, int length) {
-  const bool can_nest = nesting < static_cast<int>(p.options.max_nesting);
+  const bool can_nest = nesting < static_cast<int>(p.max_nesting);
+  // A loop nested in open loops multiplies their trips; past the cap, none.
+  const bool can_loop = can_nest && p.trip_product * 6 <= p.max_trip_product;
   for (int i = 0; i < length && p.budget > 0; ++i) {
     --p.budget;
     const auto assignable = p.locals_of(DataType::U32, true);
@@ -190,17 +239,19 @@ void gen_statements(Plan& p, Body& out, int nesting, bool may_return, int length
       for (const Local* l : p.locals_of(t, true)) any_assignable.push_back(l);
     }
     // Weights: let, assign, store, if, loop, block, return, return in a loop
-    // under an If, reload after store.
-    const std::array<uint64_t, 9> weights = {
+    // under an If, reload after store, path nest, opaque guard.
+    const std::array<uint64_t, 11> weights = {
         4,
         any_assignable.empty() ? 0u : 3u,
         5,
         can_nest && p.features.ifs ? 2u : 0u,
-        can_nest && p.features.loops ? 2u : 0u,
+        can_loop && p.features.loops ? 2u : 0u,
         can_nest && p.features.blocks ? 1u : 0u,
         may_return && p.features.early_return ? 2u : 0u,
-        can_nest && may_return && p.features.return_in_loop ? 1u : 0u,
-        p.features.reload_after_store ? 1u : 0u};
+        can_loop && may_return && p.features.return_in_loop ? 1u : 0u,
+        p.features.reload_after_store ? 1u : 0u,
+        can_nest && p.features.path_trace && p.trip_product <= p.max_trip_product / 4 ? 1u : 0u,
+        can_nest && p.features.opaque_constants ? 1u : 0u};
     uint64_t total = 0;
     for (uint64_t w : weights) total += w;
     uint64_t pick = p.rng.below(total);
@@ -236,39 +287,22 @@ void gen_statements(Plan& p, Body& out, int nesting, bool may_return, int length
       case 7:
         gen_return_in_loop(p, out, nesting);
         break;
-      default:
+      case 8:
         gen_reload_after_store(p, out, nesting);
+        break;
+      case 9:
+        gen_path_nest(p, out, nesting, may_return);
+        break;
+      default:
+        gen_opaque_guard(p, out, nesting, may_return);
         break;
     }
   }
 }
 
-/// A barrier every invocation of the workgroup reaches at least once.
-Node gen_barrier(Plan& p) {
-  switch (p.rng.below(4)) {
-    case 0:
-      return barrier();
-    case 1:
-      return block({barrier()});
-    case 2:
-      return if_(gen_uniform_u32(p, 2), {barrier()}, {barrier()});
-    default: {
-      // 1 or 2 trips, uniform: 1 + (u % 2).
-      std::string name = p.fresh_name();
-      p.closed_names.push_back(name);
-      return loop(std::move(name), u32(0), add(u32(1), mod(gen_uniform_u32(p, 2), u32(2))),
-                  {barrier()});
-    }
-  }
+int draw_expr_depth(Plan& p) {
+  return static_cast<int>(p.rng.between(1, p.max_expr_depth));
 }
-
-void set_workgroup_phase(Plan& p) {
-  for (BufferPlan& b : p.buffers) {
-    if (b.role == Role::Workgroup) b.writable_phase = p.rng.chance(1, 2);
-  }
-}
-
-}  // namespace
 
 Body gen_entry(Plan& p) {
   Body entry;
@@ -283,10 +317,14 @@ Body gen_entry(Plan& p) {
     entry.push_back(let(kLocalIndex, linear_index([](uint32_t a) { return build::local_id(a); },
                                                   p.workgroup_size, p.features.multi_axis)));
     p.declare(kLocalIndex, DataType::U32, false);
+    entry.push_back(
+        let(kWorkgroupIndex, linear_index([](uint32_t a) { return build::workgroup_id(a); }, p.grid,
+                                          p.features.multi_axis)));
+    p.declare(kWorkgroupIndex, DataType::U32, false);
   }
+  if (!p.trace_buffer.empty()) gen_trace_prologue(entry);
   const int phases = p.features.barriers ? static_cast<int>(p.rng.between(2, 4)) : 1;
-  p.budget =
-      static_cast<int>(p.rng.between(p.options.max_statements / 3, p.options.max_statements));
+  p.budget = static_cast<int>(p.rng.between(p.max_statements / 3, p.max_statements));
   for (int phase = 0; phase < phases; ++phase) {
     const bool last = phase + 1 == phases;
     set_workgroup_phase(p);
@@ -299,6 +337,10 @@ Body gen_entry(Plan& p) {
     gen_statements(p, entry, 0, last, share);
     if (entry.back().as<node::Return>() != nullptr) break;
     if (last) break;
+    // Communication in uniform control flow, before any Return: a
+    // non-last phase has none.
+    if (p.features.communication && p.rng.chance(2, 3)) gen_communication(p, entry);
+    if (p.features.atomic_sections && p.rng.chance(1, 2)) gen_atomic_shape(p, entry);
     if (p.features.early_return && p.rng.chance(1, 4)) {
       // Whole workgroups leave together; the barrier stays uniform.
       entry.push_back(if_(gen_uniform_u32(p, 2), {ret()}));

@@ -42,6 +42,9 @@ std::string_view diff_usage();
 /// `vyre-certify fuzz --backend NAME ...`: hunts for failures with random programs.
 int cmd_fuzz(std::span<const std::string> args);
 std::string_view fuzz_usage();
+/// `vyre-certify generate --seed S --count N --out DIR`: writes random programs as case files.
+int cmd_generate(std::span<const std::string> args);
+std::string_view generate_usage();
 /// `vyre-certify lower FILE ...`: writes the lowered module.
 int cmd_lower(std::span<const std::string> args);
 std::string_view lower_usage();

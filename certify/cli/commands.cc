@@ -12,6 +12,8 @@ const std::vector<Command>& commands() {
        diff_usage(), cmd_diff},
       {"fuzz", "hunt for backend failures with random programs; each reduced and written once",
        fuzz_usage(), cmd_fuzz},
+      {"generate", "write L5's random programs and their metamorphic variants as case files",
+       generate_usage(), cmd_generate},
       {"lower", "lower a program to SPIR-V (vulkan) or OpenCL C (opencl)", lower_usage(),
        cmd_lower},
       {"merge", "join the reports of a sharded run (--shard I/N) into one sealed report",

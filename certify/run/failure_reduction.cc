@@ -1,5 +1,8 @@
 #include "certify/run/failure_reduction.h"
 
+#include <algorithm>
+
+#include "certify/suite/random_program_cases.h"
 #include "reference/interpreter.h"
 #include "spec/text/text_format.h"
 
@@ -8,7 +11,8 @@ namespace {
 
 std::optional<BufferSet> reference_outputs(const TestCase& tc, uint64_t step_budget) {
   reference::RunOptions options;
-  options.step_budget = step_budget;
+  // A candidate over a large grid gets the budget its screening had.
+  options.step_budget = std::max(step_budget, random_program_step_budget(tc));
   auto ref = reference::run(tc.program, tc.inputs, tc.grid, options);
   if (!ref.ok() || !ref->conforming()) return std::nullopt;
   return std::move(ref->outputs);

@@ -25,7 +25,7 @@ std::optional<RandomProgramSummary> summarize_random_programs(
     const DispatchCase* d = dispatch_of(*c);
     if (d == nullptr || d->original) continue;  // a variant, or a broken case
     ++summary.programs;
-    reached.merge(coverage_of(d->test_case.program));
+    reached.merge(coverage_of(d->test_case));
   }
   if (!any) return std::nullopt;
   // An empty record misses the whole universe: its lines are the universe.

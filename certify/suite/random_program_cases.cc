@@ -45,6 +45,13 @@ SuiteCase program_case(std::string id, TestCase tc, std::string oracle, InputRec
 
 }  // namespace
 
+uint64_t random_program_step_budget(const TestCase& tc) {
+  uint64_t invocations = 1;
+  for (size_t axis = 0; axis < 3; ++axis)
+    invocations *= uint64_t{tc.program.workgroup_size[axis]} * tc.grid.workgroups[axis];
+  return std::max(kRandomProgramStepBudget, invocations * kRandomProgramStepsPerInvocation);
+}
+
 uint64_t random_program_seed(uint64_t run_seed, uint32_t index) {
   // SplitMix64 adds its gamma before each output, so starting `index`
   // gammas later gives output `index` directly.
@@ -60,10 +67,11 @@ std::string random_program_id(uint32_t index) {
 
 std::optional<std::vector<SuiteCase>> random_program_suite_cases(uint64_t program_seed,
                                                                  const std::string& id,
-                                                                 uint64_t run_seed) {
-  TestCase tc = generate_wellformed_case(program_seed);
+                                                                 uint64_t run_seed,
+                                                                 const GeneratorOptions& options) {
+  TestCase tc = generate_wellformed_case(program_seed, options);
   reference::RunOptions screen;
-  screen.step_budget = kRandomProgramStepBudget;
+  screen.step_budget = random_program_step_budget(tc);
   auto ref = reference::run(tc.program, tc.inputs, tc.grid, screen);
   if (!ref.ok() || !ref->conforming()) return std::nullopt;
 

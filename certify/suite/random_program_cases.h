@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "certify/suite/suite_case.h"
+#include "generators/wellformed_program.h"
 
 namespace vyre::certify {
 
@@ -23,6 +24,16 @@ inline constexpr uint32_t kRandomProgramCount = 400;
 /// the reducer's predicate runs a candidate: a reduced loop bound may iterate
 /// 2^32 times, and such a run must fail fast (generators/reducer.h).
 inline constexpr uint64_t kRandomProgramStepBudget = uint64_t{1} << 22;
+
+/// Steps per invocation a generated program may take beyond that budget:
+/// a program over a large grid (up to 2^16 invocations) does proportionally
+/// more work, while a small one keeps the fast failure above.
+inline constexpr uint64_t kRandomProgramStepsPerInvocation = uint64_t{1} << 13;
+
+/// The reference's step budget for generated case `tc`: the larger of
+/// kRandomProgramStepBudget and kRandomProgramStepsPerInvocation per
+/// invocation of its grid.
+uint64_t random_program_step_budget(const TestCase& tc);
 
 /// The seed of random program `index` of a run with `run_seed`: output
 /// `index` (0-based) of SplitMix64 seeded with `run_seed` (generators/prng.h),
@@ -45,11 +56,13 @@ struct RandomProgramTally {
 /// The cases of the program with seed `program_seed`, named `id`: the
 /// program itself and its metamorphic variants, all opted into reduction;
 /// nullopt when the reference rejects the program or flags it
-/// non-conforming (within kRandomProgramStepBudget). `run_seed` is recorded
+/// non-conforming (within random_program_step_budget). `run_seed` is recorded
 /// as the cases' input recipe.
-std::optional<std::vector<SuiteCase>> random_program_suite_cases(uint64_t program_seed,
-                                                                 const std::string& id,
-                                                                 uint64_t run_seed);
+/// `options` are the generator's (L5 and fuzz use the defaults; `vyre-certify
+/// generate` may widen the workgroups).
+std::optional<std::vector<SuiteCase>> random_program_suite_cases(
+    uint64_t program_seed, const std::string& id, uint64_t run_seed,
+    const GeneratorOptions& options = {});
 
 /// L5's cases for `run_seed`: programs 0..count-1. More than 5% discarded is a
 /// suite defect and adds a case that fails the level saying so.
