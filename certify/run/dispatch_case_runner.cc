@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "certify/run/output_shape.h"
 #include "certify/run/run_judge.h"
 
 namespace vyre::certify {
@@ -37,6 +38,11 @@ bool judge_batch(const BatchOutcome& batch, const Variant& v, const TestCase& ex
   std::vector<std::pair<uint32_t, const BufferSet*>> judged = {{0, &batch.first_outputs}};
   for (const DifferingRun& d : batch.differing) judged.emplace_back(d.run, &d.outputs);
   for (const auto& [run, outputs] : judged) {
+    if (auto malformed = output_shape_problem(v.test_case.program, inputs, *outputs)) {
+      record_failure(r, Verdict::BadOutput, "dispatch: " + *malformed, where(run), inputs, expected,
+                     *outputs, expectation, write_repro);
+      return false;
+    }
     BufferSet shown;
     std::optional<std::string> diff = judge.judge(*outputs, shown);
     r.distinct_outputs = std::max(r.distinct_outputs, judge.distinct_outputs());
