@@ -35,7 +35,8 @@ backends/vulkan: backends backends/vulkan/mutants spec/ir spec/support spec/vali
 backends/opencl: backends spec/ir spec/support spec/validate
 backends/isolation: backends spec/ir spec/support spec/text
 backends/isolation/testing: backends backends/isolation spec/ir
-backends/plugin: backends backends/isolation spec/ir spec/support spec/text
+backends/fault_injection: backends backends/isolation spec/ir spec/support spec/text
+backends/plugin: backends backends/fault_injection backends/isolation spec/ir spec/support spec/text
 backends/cuda: backends spec/ir spec/support
 backends/registry: backends backends/cuda backends/opencl backends/vulkan spec/ir spec/support
 archetypes/graph: backends reference/graph spec/ir spec/support
@@ -45,7 +46,7 @@ certify/suite: archetypes/dataflow archetypes/graph backends generators referenc
 certify/report: backends certify/suite spec/ir spec/support spec/text
 certify/gate: certify/report certify/suite spec/support
 certify/run: archetypes/graph backends certify/gate certify/report certify/suite generators reference spec/ir spec/support spec/text
-certify/cli: archetypes/dataflow backends generators backends/opencl backends/plugin backends/registry backends/vulkan certify/gate certify/report certify/run certify/suite reference spec/ir spec/support spec/text spec/validate
+certify/cli: archetypes/dataflow backends backends/fault_injection generators backends/opencl backends/plugin backends/registry backends/vulkan certify/gate certify/report certify/run certify/suite reference spec/ir spec/support spec/text spec/validate
 tests:
 bench/backends: archetypes/graph backends backends/registry generators reference/graph spec/ir
 bench/certify: backends backends/registry certify/run certify/suite

@@ -142,6 +142,11 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const std::function<in
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(125);  // The parent died before prctl took hold.
     ::signal(SIGPIPE, SIG_DFL);
+    // The parent owns the child's life (it kills it, and PDEATHSIG follows
+    // the parent): a Ctrl-C sent to the whole process group must let an
+    // interrupted certification finish its running cases, not crash them.
+    ::signal(SIGINT, SIG_IGN);
+    ::signal(SIGTERM, SIG_IGN);
     keep_heap_memory();
     arrange_child_descriptors(requests[0], replies[1]);
     ::_exit(body());

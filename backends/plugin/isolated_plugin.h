@@ -3,6 +3,7 @@
 // call, not the certification run.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -17,5 +18,15 @@ namespace vyre {
 /// loaded, created or probed, or crashes or hangs doing so.
 Result<std::unique_ptr<Backend>> isolate_plugin_backend(const std::string& path,
                                                         const IsolationOptions& options = {});
+
+/// Wraps the loaded plugin inside the child process (a fault injector); an
+/// Error ends the child's start-up with that message.
+using ChildBackendWrapper =
+    std::function<Result<std::unique_ptr<Backend>>(std::unique_ptr<Backend>)>;
+
+/// Like isolate_plugin_backend, with `wrap` applied to the plugin in the child.
+Result<std::unique_ptr<Backend>> isolate_plugin_backend(const std::string& path,
+                                                        const IsolationOptions& options,
+                                                        ChildBackendWrapper wrap);
 
 }  // namespace vyre

@@ -27,6 +27,18 @@ bool take_backend_option(const std::string& flag, const std::string& value, Back
       error = "--timeout-ms takes a positive number of milliseconds";
     }
     choice.timeout = std::chrono::milliseconds(ms);
+  } else if (flag == "--inject-faults") {
+    if (choice.faults) repeated();
+    auto plan = parse_fault_plan(value);
+    auto calls = FaultCallCounter::make();
+    if (!plan) {
+      error = plan.error().message;
+    } else if (!calls) {
+      error = calls.error().message;
+    } else {
+      choice.faults = std::move(plan).value();
+      choice.fault_calls = std::move(calls).value();
+    }
   } else {
     return false;
   }
@@ -35,6 +47,11 @@ bool take_backend_option(const std::string& flag, const std::string& value, Back
 
 std::optional<std::string> check_backend_choice(const BackendChoice& choice) {
   if (choice.backend.empty()) return "--backend is required";
+  if (choice.faults && choice.faults->crashes() && !names_plugin(choice.backend)) {
+    return "--inject-faults: a `crash` fault needs a backend in a child process (a plugin, "
+           "--backend ./libmybackend.so); `" +
+           choice.backend + "` runs in the certifier's own process";
+  }
   if (!choice.device) return std::nullopt;
   if (names_plugin(choice.backend)) {
     return "--device does not apply to a plugin backend (the plugin ABI's create() takes no "
@@ -62,12 +79,21 @@ Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
     if (!builtin) {
       return Error{builtin.error().message + "; or give a plugin's path (./libmybackend.so)"};
     }
-    return builtin;
+    if (!choice.faults) return builtin;
+    return inject_faults(std::move(builtin).value(),
+                         {*choice.faults, choice.fault_calls, false, options.fence_timeout});
   }
   // A plugin is code the suite does not trust to stay up: it runs in a child.
   IsolationOptions isolation;
   if (choice.timeout) isolation.call_timeout = *choice.timeout;
-  auto plugin = isolate_plugin_backend(choice.backend, isolation);
+  auto plugin =
+      choice.faults
+          ? isolate_plugin_backend(choice.backend, isolation,
+                                   [faults = *choice.faults,
+                                    calls = choice.fault_calls](std::unique_ptr<Backend> loaded) {
+                                     return inject_faults(std::move(loaded), {faults, calls, true});
+                                   })
+          : isolate_plugin_backend(choice.backend, isolation);
   if (!plugin) {
     return Error{"cannot load the plugin backend `" + choice.backend +
                  "`: " + plugin.error().message};

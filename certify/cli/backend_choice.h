@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backends/backend.h"
+#include "backends/fault_injection/fault_injecting_backend.h"
 #include "spec/support/result.h"
 
 namespace vyre::cli {
@@ -19,23 +20,29 @@ struct BackendChoice {
   std::string backend;
   std::optional<std::string> device;
   std::optional<std::chrono::milliseconds> timeout;
+  /// --inject-faults: the faults every backend opened from this choice
+  /// injects, counting calls on one counter (backends/fault_injection/).
+  std::optional<FaultPlan> faults;
+  std::shared_ptr<FaultCallCounter> fault_calls;
 };
 
-/// Takes `flag value` when flag is --backend, --device or --timeout-ms: true
+/// Takes `flag value` when flag is --backend, --device, --timeout-ms or
+/// --inject-faults: true
 /// when it was one of them. `error` gets a usage problem (a repeated option,
 /// a bad number).
 bool take_backend_option(const std::string& flag, const std::string& value, BackendChoice& choice,
                          std::optional<std::string>& error);
 
-/// Usage problems of a complete choice: no backend, or --device where the
-/// backend cannot use it.
+/// Usage problems of a complete choice: no backend, --device where the
+/// backend cannot use it, or a crash fault for a backend in this process.
 std::optional<std::string> check_backend_choice(const BackendChoice& choice);
 
 /// True when --backend names a plugin file rather than a built-in backend.
 bool names_plugin(const std::string& backend);
 
 /// Opens the backend: a built-in one by name, or a plugin loaded in a child
-/// process (backends/isolation/isolate.h). An Error when it cannot be loaded;
+/// process (backends/isolation/isolate.h), with --inject-faults' faults
+/// injected (inside the child for a plugin). An Error when it cannot be loaded;
 /// the backend's probe() may still say it is unavailable.
 Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice);
 

@@ -15,6 +15,7 @@
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
 #include "certify/cli/output_folder.h"
+#include "certify/cli/run_interruption.h"
 #include "certify/cli/shard_and_baseline.h"
 #include "certify/gate/device_runs.h"
 #include "certify/gate/device_shards.h"
@@ -33,7 +34,7 @@ constexpr std::string_view kUsage =
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
     "                    [--time-budget-s S] [--seed-policy fixed|date] [--gate FILE]\n"
     "                    [--baseline REPORT.json] [--shard I/N [--shard-times REPORT.json]]\n"
-    "                    [--sign-key KEY.pem] [--quiet] [--dry-run]\n"
+    "                    [--sign-key KEY.pem] [--inject-faults SPEC] [--quiet] [--dry-run]\n"
     "  NAME is a built-in backend (reference, vulkan, opencl, cuda) or a plugin path\n"
     "  (./libmybackend.so), which runs in a child process so that a crash or hang fails\n"
     "  one case, not the run.\n"
@@ -54,6 +55,13 @@ constexpr std::string_view kUsage =
     "  --sign-key KEY.pem signs report.json with that Ed25519 private key (`openssl genpkey\n"
     "  -algorithm ed25519`); `verify --public-key` checks it. The key is read before any\n"
     "  case runs: a bad key file exits 2.\n"
+    "  --inject-faults SPEC injects faults into the backend at seeded dispatch calls\n"
+    "  (device-lost@3,hang@5+,wrong-bytes%100,truncate@7,alloc-fail@9,crash@11,seed=S;\n"
+    "  crash only for a plugin): a test of the run, and of a plugin, under faults\n"
+    "  (backends/PLUGINS.md, \"Injecting faults\").\n"
+    "  SIGINT or SIGTERM stops starting cases; the running ones finish and a partial\n"
+    "  report (\"complete\": false, with the cases not run) is written, which `verify`\n"
+    "  rejects; the exit status is then 128 + the signal's number.\n"
     "  --dry-run checks the options and the selection, prints them and runs nothing.\n"
     "  Each option may be given once. A reused --out keeps no old repro: the repro files\n"
     "  an earlier run wrote there are deleted first (other files are left alone).\n"
@@ -84,7 +92,7 @@ struct Args {
 constexpr std::string_view kValued[] = {
     "--backend",     "--device", "--level",      "--runs",          "--seed",
     "--filter",      "--out",    "--timeout-ms", "--case-budget-s", "--time-budget-s",
-    "--seed-policy", "--gate",   "--sign-key"};
+    "--seed-policy", "--gate",   "--sign-key",   "--inject-faults"};
 
 /// The command line as (flag, value) pairs, with the gate file's options
 /// first for every flag the command line does not give; the gate's known
@@ -330,6 +338,8 @@ int cmd_certify(std::span<const std::string> args) {
   std::fprintf(stderr, "vyre-certify: %zu cases on `%s` (%s), level %s, %u runs each\n",
                chosen.size(), a.run.backend.c_str(), caps.device_name.c_str(),
                std::string(certify::name_of(a.run.level)).c_str(), a.run.runs);
+  const RunInterruption interruption;
+  a.run.interrupted = &interruption.signal();
   certify::Report report = certify::run_certification(**backend, caps, chosen, a.run, random_tally);
   report.suite_version = VYRE_SUITE_VERSION;
   report.shard = *shard;
@@ -356,6 +366,11 @@ int cmd_certify(std::span<const std::string> args) {
               std::string(certify::name_of(a.run.level)).c_str(),
               static_cast<double>(report.wall_us) / 1e6, a.run.out_dir.c_str());
   print_gate_summary(report);
+  if (const int signal = interruption.signal().load(); signal != 0) {
+    std::printf("interrupted by %s: %zu case(s) not run; the report is incomplete\n",
+                signal_name(signal), report.not_run ? report.not_run->size() : size_t{0});
+    return 128 + signal;
+  }
   return certify::gate_passes(report) ? kExitOk : kExitFail;
 }
 

@@ -20,6 +20,7 @@
 #include "certify/cli/read_input.h"
 #include "certify/cli/run_dataflow.h"
 #include "certify/run/output_judge.h"
+#include "certify/run/replay_dispatch.h"
 #include "reference/interpreter.h"
 #include "spec/ir/host_words.h"
 #include "spec/support/diagnostic_text.h"
@@ -113,7 +114,13 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, RunFla
 /// (out-of-bounds counts, violations) stay empty on other backends.
 struct Execution {
   std::optional<Error> error;
+  /// The certification's verdict of `error` (a compile or dispatch status).
+  certify::Verdict error_verdict = certify::Verdict::Error;
+  /// Run 1's outputs.
   BufferSet outputs;
+  /// Every run that came back, as the repro's `batch` clause dispatched them
+  /// (one dispatch without it).
+  certify::ReplayOutcome replay;
   std::optional<reference::OobCounts> oob;
   std::vector<reference::Violation> violations;
   uint64_t lane_ops = 0;
@@ -127,7 +134,9 @@ Execution execute_on_reference(const TestCase& test_case, const reference::RunOp
     out.error = r.error();
     return out;
   }
-  out.outputs = std::move(r->outputs);
+  out.outputs = r->outputs;
+  out.replay.runs = 1;
+  out.replay.outputs.emplace_back(1, std::move(r->outputs));
   out.oob = r->oob;
   out.violations = std::move(r->violations);
   out.lane_ops = r->lane_ops;
@@ -138,18 +147,30 @@ Execution execute_on(Backend& backend, const TestCase& test_case) {
   Execution out;
   CompileOutcome compiled = backend.compile(test_case.program);
   if (compiled.status != Status::Ok || !compiled.program) {
+    out.error_verdict = compiled.status == Status::Ok ? certify::Verdict::BadOutput
+                                                      : certify::verdict_of(compiled.status);
     out.error = Error{"compile: " + std::string(name_of(compiled.status)) + ": " +
                       (compiled.program || compiled.status != Status::Ok
                            ? compiled.message
                            : std::string("ok without a program"))};
     return out;
   }
-  DispatchOutcome d = backend.dispatch(*compiled.program, test_case.inputs, test_case.grid);
-  if (d.status != Status::Ok) {
-    out.error = Error{"dispatch: " + std::string(name_of(d.status)) + ": " + d.message};
+  // Dispatched the way the failure was: the repro's batch, or one dispatch.
+  out.replay = certify::replay_dispatch(backend, *compiled.program, test_case);
+  if (const auto& b = test_case.batch) {
+    std::printf("batch: %u runs in %u submissions, as recorded (run %u failed there)\n", b->runs,
+                b->submissions, b->failed_run);
+  }
+  if (out.replay.status != Status::Ok) {
+    out.error_verdict = certify::verdict_of(out.replay.status);
+    out.error =
+        Error{"dispatch: " + std::string(name_of(out.replay.status)) + ": " + out.replay.message +
+              (test_case.batch ? " (run " + std::to_string(out.replay.failed_run) + " of " +
+                                     std::to_string(test_case.batch->runs) + ")"
+                               : std::string())};
     return out;
   }
-  out.outputs = std::move(d.outputs);
+  out.outputs = out.replay.outputs.front().second;
   return out;
 }
 
@@ -237,6 +258,7 @@ int cmd_run(std::span<const std::string> args) {
   }
   if (e.error) {
     std::printf("RUN FAILED: %s\n", e.error->message.c_str());
+    std::printf("verdict: %s\n", std::string(certify::name_of(e.error_verdict)).c_str());
     return kExitFail;
   }
   for (const auto& [name, bytes] : e.outputs) print_buffer(name, bytes);
@@ -281,19 +303,26 @@ int cmd_run(std::span<const std::string> args) {
   }
   TestCase judged = c;
   judged.expected = std::move(expected);
-  const certify::Judgement judgement = certify::judge_outputs(judged, e.outputs);
-  std::string diff;
-  if (judgement.difference) {
-    diff = c.comparison == Comparison::Bytes
-               ? certify::listed_differences(*judged.expected, e.outputs, kMaxListedDifferences)
-               : "  " + *judgement.difference + "\n";
-  }
+  // Every run that came back is judged (run 1, and each run whose bytes
+  // differ from it), as the certification run judges a batch.
+  const std::optional<certify::RunFailure> failure = certify::first_failing_run(judged, e.replay);
   const char* how = c.comparison == Comparison::GraphBfs ? " as graph.bfs canonical findings" : "";
-  if (diff.empty()) {
-    std::printf("expectation: PASS (every output matches%s)\n", how);
+  const std::string runs =
+      e.replay.runs > 1 ? " in all " + std::to_string(e.replay.runs) + " runs" : std::string();
+  if (!failure) {
+    std::printf("expectation: PASS (every output matches%s%s)\n", how, runs.c_str());
+    std::printf("verdict: pass\n");
     return status;
   }
-  std::printf("expectation: FAIL%s, the outputs differ:\n%s", how, diff.c_str());
+  std::string diff =
+      failure->verdict == certify::Verdict::Fail && c.comparison == Comparison::Bytes
+          ? certify::listed_differences(*judged.expected, failure->outputs, kMaxListedDifferences)
+          : "  " + failure->why + "\n";
+  const std::string which = e.replay.runs > 1 ? " in run " + std::to_string(failure->run) + " of " +
+                                                    std::to_string(e.replay.runs)
+                                              : std::string();
+  std::printf("expectation: FAIL%s%s, the outputs differ:\n%s", how, which.c_str(), diff.c_str());
+  std::printf("verdict: %s\n", std::string(certify::name_of(failure->verdict)).c_str());
   return kExitFail;
 }
 

@@ -178,6 +178,11 @@ struct Report {
   std::optional<std::string> seed_policy;
   /// The whole run's time budget in seconds (--time-budget-s), when it had one.
   std::optional<uint32_t> time_budget_s;
+  /// Present only on the report of a run interrupted (SIGINT, SIGTERM)
+  /// before every selected case ran: the ids of those that did not, in
+  /// catalog order. Such a report is incomplete (report.json `"complete":
+  /// false`): never certified, and `verify` rejects it.
+  std::optional<std::vector<std::string>> not_run;
 };
 
 /// Judges levels (fail closed) and the overall verdict from the case results:

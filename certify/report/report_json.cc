@@ -165,6 +165,10 @@ nlohmann::json report_to_json(const Report& r) {
   if (r.baseline) j["baseline"] = baseline_to_json(*r.baseline);
   if (r.seed_policy) j["seed_policy"] = *r.seed_policy;
   if (r.time_budget_s) j["time_budget_s"] = *r.time_budget_s;
+  if (r.not_run) {
+    j["complete"] = false;
+    j["not_run"] = *r.not_run;
+  }
   return j;
 }
 

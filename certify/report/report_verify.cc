@@ -136,7 +136,10 @@ constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
                                    {"baseline", Type::Object, true, kBaselineFields},
                                    // Optional: the gate's seed policy and whole-run time budget.
                                    {"seed_policy", Type::String, true},
-                                   {"time_budget_s", Type::Unsigned, true}};
+                                   {"time_budget_s", Type::Unsigned, true},
+                                   // Optional: only an interrupted run's report has them.
+                                   {"complete", Type::Boolean, true},
+                                   {"not_run", Type::StringArray, true}};
 
 bool is_unsigned(const nlohmann::json& v) {
   // Parsed text gives number_unsigned; values built in memory may be signed.
@@ -388,6 +391,21 @@ Result<Ok> check_device_fields(const nlohmann::json& body) {
   return Ok{};
 }
 
+/// An interrupted run's report (`"complete": false`, with the cases it did
+/// not run) is a partial record, never a certificate.
+Result<Ok> check_complete(const nlohmann::json& body) {
+  const bool incomplete = body.contains("complete") && !body["complete"].get<bool>();
+  if (incomplete != body.contains("not_run")) {
+    return Error{
+        "/complete and /not_run: an interrupted run's report has both (complete: "
+        "false), any other report neither"};
+  }
+  if (!incomplete) return Ok{};
+  return Error{"/complete: false: the run was interrupted before " +
+               std::to_string(body["not_run"].size()) +
+               " selected case(s) ran (/not_run); an incomplete report is not a certificate"};
+}
+
 }  // namespace
 
 Result<std::string> verify_report(const nlohmann::json& report) {
@@ -397,6 +415,7 @@ Result<std::string> verify_report(const nlohmann::json& report) {
   nlohmann::json body = report;
   body.erase("certificate");
   if (auto shape = check_members(body, kReportFields, ""); !shape) return shape.error();
+  if (auto complete = check_complete(body); !complete) return complete.error();
   if (auto judged = rejudge(body); !judged) return judged.error();
   if (auto gate = check_gate_members(body); !gate) return gate.error();
   if (auto device = check_device_fields(body); !device) return device.error();

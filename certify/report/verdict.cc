@@ -88,6 +88,11 @@ void judge(Report& report) {
     }
     report.levels.push_back(s);
   }
+  if (report.not_run) {
+    report.certified = false;
+    report.reason = "the run was interrupted before " + std::to_string(report.not_run->size()) +
+                    " selected case(s) ran: an incomplete report certifies nothing";
+  }
 }
 
 }  // namespace vyre::certify

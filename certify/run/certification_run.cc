@@ -211,6 +211,7 @@ Report run_certification(Backend& backend, const Capabilities& device,
     for (size_t i = next.fetch_add(1); i < chosen.size(); i = next.fetch_add(1)) {
       const SuiteCase& c = *chosen[i];
       PhaseTimes& phase = phases[i];
+      if (options.interrupted && options.interrupted->load() != 0) break;
       if (options.time_budget.count() > 0 &&
           RunClock::Clock::now() - run_start >= options.time_budget) {
         results[i] = not_started(c, options.time_budget);
@@ -266,7 +267,15 @@ Report run_certification(Backend& backend, const Capabilities& device,
   lane();
   for (std::thread& t : others) t.join();
   add_phases(report, phases, RunClock::micros_since(cases_start));
-  for (std::optional<CaseResult>& r : results) report.cases.push_back(std::move(*r));
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i]) {
+      report.cases.push_back(std::move(*results[i]));
+    } else {
+      // Only an interrupted run leaves a case without a result.
+      if (!report.not_run) report.not_run.emplace();
+      report.not_run->push_back(chosen[i]->id);
+    }
+  }
   report.random_programs = summarize_random_programs(chosen, random_tally);
   judge(report);
   if (!options.known_failures.empty() || !options.known_failures_source.empty()) {

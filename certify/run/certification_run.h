@@ -2,6 +2,7 @@
 // judged fail-closed; certify/README.md traces it from the CLI to the reports.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -54,6 +55,10 @@ struct CertifyOptions {
   /// Opens a fresh backend (and device) for the one retry of a case that
   /// ended DeviceLost or Timeout (run/retry_policy.h); empty: no retries.
   std::function<Result<std::unique_ptr<Backend>>()> reopen_backend;
+  /// Non-zero (the signal's number) once the run is to stop early (SIGINT,
+  /// SIGTERM): the cases running finish, no other starts, and the report
+  /// lists those not run (Report::not_run); null: never.
+  const std::atomic<int>* interrupted = nullptr;
 };
 
 /// The cases at or below options.level whose id matches options.filter, in
@@ -71,7 +76,8 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 /// holds the comparison with them (baseline_comparison.h). Past
 /// options.time_budget the cases not yet started are reported Timeout; a case
 /// ending DeviceLost or Timeout is run once more on options.reopen_backend's
-/// fresh backend, which the rest of the run then uses.
+/// fresh backend, which the rest of the run then uses. Once
+/// options.interrupted is set, no case starts; the report is then incomplete.
 Report run_certification(Backend& backend, const Capabilities& device,
                          const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
                          const RandomProgramTally& random_tally = {});

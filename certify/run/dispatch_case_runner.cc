@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "certify/run/output_shape.h"
 #include "certify/run/run_judge.h"
 
 namespace vyre::certify {
@@ -20,16 +21,25 @@ void record_invalid(CaseResult& r, const InvalidCase& invalid) {
                  invalid.expected, invalid.observed, std::nullopt, nullptr);
 }
 
-/// Judges one batch of runs of a variant; records a failure in `r` and
-/// returns false at the first run that fails.
-bool judge_batch(const BatchOutcome& batch, const Variant& v, const TestCase& expectation,
-                 RunJudge& judge, CaseResult& r, const ReproWriter& write_repro) {
+/// Judges one batch of runs of a variant, dispatched with `options`;
+/// records a failure in `r` and returns false at the first run that fails.
+/// Its repro says how the batch was dispatched (the `batch` clause), so that
+/// replaying and reducing it take the same path.
+bool judge_batch(const BatchOutcome& batch, const BatchOptions& options, const Variant& v,
+                 const TestCase& expectation, RunJudge& judge, CaseResult& r,
+                 const ReproWriter& write_repro) {
   const BufferSet& inputs = v.test_case.inputs;
   const BufferSet& expected = *expectation.expected;
   const auto where = [&](uint32_t run) { return v.label + " run=" + std::to_string(run + 1); };
+  const auto repro = [&](uint32_t run) {
+    TestCase batched = expectation;
+    batched.batch = BatchDispatch{options.runs, options.submissions, run + 1};
+    return std::optional<TestCase>(std::move(batched));
+  };
   if (batch.status != Status::Ok) {
     record_failure(r, verdict_of(batch.status), "dispatch: " + batch.message,
-                   where(batch.failed_run), inputs, expected, {}, expectation, write_repro);
+                   where(batch.failed_run), inputs, expected, {}, repro(batch.failed_run),
+                   write_repro);
     return false;
   }
   // Run 0's bytes against the expectation; every run the backend did not
@@ -37,11 +47,16 @@ bool judge_batch(const BatchOutcome& batch, const Variant& v, const TestCase& ex
   std::vector<std::pair<uint32_t, const BufferSet*>> judged = {{0, &batch.first_outputs}};
   for (const DifferingRun& d : batch.differing) judged.emplace_back(d.run, &d.outputs);
   for (const auto& [run, outputs] : judged) {
+    if (auto malformed = output_shape_problem(v.test_case.program, inputs, *outputs)) {
+      record_failure(r, Verdict::BadOutput, "dispatch: " + *malformed, where(run), inputs, expected,
+                     *outputs, repro(run), write_repro);
+      return false;
+    }
     BufferSet shown;
     std::optional<std::string> diff = judge.judge(*outputs, shown);
     r.distinct_outputs = std::max(r.distinct_outputs, judge.distinct_outputs());
     if (diff) {
-      record_failure(r, Verdict::Fail, *diff, where(run), inputs, expected, shown, expectation,
+      record_failure(r, Verdict::Fail, *diff, where(run), inputs, expected, shown, repro(run),
                      write_repro);
       return false;
     }
@@ -49,11 +64,11 @@ bool judge_batch(const BatchOutcome& batch, const Variant& v, const TestCase& ex
   if (batch.differing_runs > batch.differing.size()) {
     // Only a byte comparison leaves differing runs unreported, and under it
     // a run whose bytes differ from run 0's (which passed) fails.
+    const uint32_t last = batch.differing.empty() ? 0 : batch.differing.back().run;
     record_failure(r, Verdict::Fail,
                    std::to_string(batch.differing_runs) +
                        " runs gave other bytes than run 1 (runs disagree: nondeterministic)",
-                   where(batch.differing.empty() ? 0 : batch.differing.back().run), inputs,
-                   expected, {}, expectation, write_repro);
+                   where(last), inputs, expected, {}, repro(last), write_repro);
     return false;
   }
   return true;
@@ -120,7 +135,7 @@ void run_dispatch_case(Backend& backend, const CaseExpectations& expectations,
     r.dispatches += batch.dispatches;
     r.per_dispatch_us += batch.timing.per_dispatch_us * batch.dispatches;
     RunJudge judge(expectation, expected);
-    if (!judge_batch(batch, v, expectation, judge, r, write_repro)) return;
+    if (!judge_batch(batch, batch_options, v, expectation, judge, r, write_repro)) return;
   }
   r.verdict = Verdict::Pass;
 }

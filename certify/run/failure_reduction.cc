@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "certify/run/replay_dispatch.h"
 #include "certify/suite/random_program_cases.h"
 #include "reference/interpreter.h"
 #include "spec/text/text_format.h"
@@ -27,10 +28,14 @@ std::optional<Verdict> verdict_on_backend(Backend& backend, const TestCase& tc, 
   CompileOutcome compiled = backend.compile(tc.program);
   if (compiled.status != Status::Ok) return verdict_of(compiled.status);
   if (!compiled.program) return Verdict::BadOutput;
-  for (uint32_t run = 0; run < runs; ++run) {
-    DispatchOutcome out = backend.dispatch(*compiled.program, tc.inputs, tc.grid);
-    if (out.status != Status::Ok) return verdict_of(out.status);
-    if (out.outputs != *expected) return Verdict::Fail;
+  // Judged byte for byte against the reference's outputs, each attempt
+  // dispatched as the failure was (one dispatch, or the recorded batch).
+  TestCase judged = tc;
+  judged.expected = std::move(expected);
+  judged.comparison = Comparison::Bytes;
+  for (uint32_t attempt = 0; attempt < runs; ++attempt) {
+    const ReplayOutcome out = replay_dispatch(backend, *compiled.program, judged);
+    if (auto failure = first_failing_run(judged, out)) return failure->verdict;
   }
   return Verdict::Pass;
 }
@@ -57,8 +62,10 @@ void reduce_reported_failure(Backend& backend, const SuiteCase& c, const TestCas
   if (const TestCase* original = original_of(c)) r.failure->original_repro = write_repro(*original);
   std::optional<ReducedFailure> reduced = reduce_failure(backend, failing, r.verdict, limits);
   if (!reduced) {
-    r.message += " [not reduced: the failure did not repeat within " + std::to_string(limits.runs) +
-                 " runs]";
+    const std::string attempts =
+        std::to_string(limits.runs) +
+        (failing.batch ? " batches of " + std::to_string(failing.batch->runs) + " runs" : " runs");
+    r.message += " [not reduced: the failure did not repeat within " + attempts + "]";
     return;
   }
   r.failure->reduced_repro = write_repro(reduced->reduced);

@@ -22,14 +22,17 @@ namespace vyre::certify {
 struct ReductionLimits {
   /// Predicate calls and seconds of one reduction.
   ReduceOptions per_failure{.max_predicate_calls = 400, .max_seconds = 20.0};
-  /// Dispatches per candidate: a nondeterministic failure may need several.
+  /// Attempts per candidate (each one dispatch, or one batch of runs when
+  /// the failure happened in a batch): a nondeterministic failure may need several.
   uint32_t runs = 3;
   /// Reference steps per candidate run (past it, the candidate is uninteresting).
   uint64_t step_budget = uint64_t{1} << 22;
 };
 
-/// The verdict `backend` gives `tc` over `runs` dispatches, judged byte for
-/// byte against the reference's outputs (Pass when all agree); nullopt when
+/// The verdict `backend` gives `tc` over `runs` attempts, each dispatched as
+/// `tc` records (replay_dispatch.h: one dispatch, or its batch of runs) and
+/// judged byte for byte against the reference's outputs (Pass when all
+/// agree); nullopt when
 /// the reference rejects `tc`, flags it non-conforming or runs past
 /// `step_budget` steps.
 std::optional<Verdict> verdict_on_backend(Backend& backend, const TestCase& tc, uint32_t runs,

@@ -27,6 +27,18 @@ enum class Comparison : uint8_t {
 /// The `compare` clause's word for `c` ("bytes", "graph.bfs").
 std::string_view name_of(Comparison c);
 
+/// How a failure was dispatched, kept in its repro (the `batch` clause) so
+/// that replaying and reducing it take the path it failed on: one
+/// dispatch_runs call of `runs` runs spread over `submissions` submissions.
+struct BatchDispatch {
+  uint32_t runs = 1;
+  uint32_t submissions = 1;
+  /// The run that failed, from 1 (run 1 is the one judged against the
+  /// expectation; a later one differed from it); 0 when not known.
+  uint32_t failed_run = 0;
+  bool operator==(const BatchDispatch&) const = default;
+};
+
 /// One runnable case.
 struct TestCase {
   std::string name;
@@ -38,6 +50,9 @@ struct TestCase {
   std::optional<BufferSet> expected;
   /// How outputs are judged against `expected`.
   Comparison comparison = Comparison::Bytes;
+  /// Dispatched as a batch of runs (a repro of a failure on that path);
+  /// nullopt: one dispatch.
+  std::optional<BatchDispatch> batch = {};
 };
 
 }  // namespace vyre

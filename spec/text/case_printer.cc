@@ -94,6 +94,10 @@ std::string print_case(const TestCase& test_case) {
   const auto& grid = test_case.grid.workgroups;
   out += "  dispatch(" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " +
          std::to_string(grid[2]) + ")\n";
+  if (const auto& b = test_case.batch) {
+    out += "  batch(" + std::to_string(b->runs) + ", " + std::to_string(b->submissions) + ", " +
+           std::to_string(b->failed_run) + ")  # runs, submissions, the run that failed\n";
+  }
   text::append_buffers(out, "input", test_case.inputs);
   if (test_case.comparison != Comparison::Bytes) {
     out += "  compare " + std::string(name_of(test_case.comparison)) + "\n";

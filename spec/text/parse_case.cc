@@ -1,5 +1,6 @@
 // The test case production: name, program, grid, input bytes and
 // expectations, with the buffer data forms of GRAMMAR.md.
+#include <array>
 #include <limits>
 
 #include "spec/ir/host_words.h"
@@ -43,6 +44,7 @@ TestCase Parser::test_case() {
   bool have_program = false;
   bool have_dispatch = false;
   bool have_compare = false;
+  bool have_batch = false;
   Expecting expecting = Expecting::Unsaid;
   BufferSet expected;
   while (!at(TokenKind::RBrace)) {
@@ -92,11 +94,30 @@ TestCase Parser::test_case() {
       if (have_compare) fail_at(loc, "`compare` is given twice; keep one");
       have_compare = true;
       tc.comparison = comparison();
+    } else if (at_keyword(Keyword::Batch)) {
+      take();
+      if (have_batch) fail_at(loc, "`batch` is given twice; keep one");
+      have_batch = true;
+      const std::string context = "in `batch(runs, submissions, failed run)`";
+      expect(TokenKind::LParen, context);
+      std::array<uint32_t, 3> batch{};
+      for (size_t i = 0; i < batch.size(); ++i) {
+        if (i > 0) expect(TokenKind::Comma, context);
+        batch[i] = u32_number(context);
+      }
+      expect(TokenKind::RParen, context);
+      if (batch[0] == 0) fail_at(loc, "`batch` needs at least 1 run");
+      if (batch[1] == 0 || batch[1] > batch[0]) {
+        fail_at(loc, "`batch` spreads its runs over 1 to runs submissions");
+      }
+      if (batch[2] > batch[0]) fail_at(loc, "`batch`'s failed run is past its runs");
+      tc.batch = BatchDispatch{batch[0], batch[1], batch[2]};
     } else if (at(TokenKind::End)) {
       fail_expected("`}`", "to close the case opened at " + std::to_string(open.line) + ":" +
                                std::to_string(open.col));
     } else {
-      fail_expected("`program`, `dispatch`, `input`, `expect`, `compare` or `}`", "in a case");
+      fail_expected("`program`, `dispatch`, `batch`, `input`, `expect`, `compare` or `}`",
+                    "in a case");
     }
   }
   SourceLoc close = take().loc;

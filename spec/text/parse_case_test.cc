@@ -128,5 +128,49 @@ TEST(ParseCase, ClausesInAnyOrderAndQuotedBufferNames) {
   EXPECT_EQ(tc.expected, (BufferSet{{"reference", {1}}, {"x", {0}}}));
 }
 
+TEST(ParseCase, BatchClauseSaysHowTheFailureWasDispatched) {
+  constexpr std::string_view kCase = R"(
+    case "batched" {
+      program {
+        buffer out: u32 read_write @0
+      }
+      dispatch(1, 1, 1)
+      batch(100, 4, 38)
+      input out: zeros 4
+      expect reference
+    })";
+  TestCase tc = parsed_case(kCase);
+  ASSERT_TRUE(tc.batch.has_value());
+  EXPECT_EQ(*tc.batch, (BatchDispatch{100, 4, 38}));
+  // Printed, and read back the same.
+  const std::string printed = print_case(tc);
+  EXPECT_NE(printed.find("  batch(100, 4, 38)"), std::string::npos) << printed;
+  EXPECT_EQ(parsed_case(printed).batch, tc.batch);
+  // Without the clause, one dispatch.
+  EXPECT_FALSE(parsed_case(R"(case "one" { program { buffer out: u32 read_write @0 }
+    dispatch(1, 1, 1) expect reference })")
+                   .batch.has_value());
+}
+
+TEST(ParseCase, BatchClauseRejectsImpossibleBatches) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"batch(0, 1, 0)", "at least 1 run"},
+      {"batch(10, 0, 0)", "1 to runs submissions"},
+      {"batch(10, 11, 0)", "1 to runs submissions"},
+      {"batch(10, 2, 11)", "past its runs"},
+      {"batch(10, 2)", "in `batch(runs, submissions, failed run)`"},
+      {"batch(10, 2, 1) batch(10, 2, 1)", "`batch` is given twice"},
+  };
+  for (const auto& [clause, why] : bad) {
+    const std::string text = std::string(R"(case "b" { program { buffer out: u32 read_write @0 }
+      dispatch(1, 1, 1) )") + clause +
+                             " expect reference }";
+    Result<TestCase> parsed = parse_case(text);
+    ASSERT_FALSE(parsed.ok()) << clause;
+    EXPECT_NE(parsed.error().message.find(why), std::string::npos)
+        << clause << ": " << parsed.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace vyre
