@@ -233,9 +233,18 @@ Result<ParsedReport> parse_report_text(std::string_view text) {
   // never sees it.
   std::vector<std::set<std::string>> open_objects;
   ParsedReport parsed;
-  const nlohmann::json::parser_callback_t track_keys = [&](int, nlohmann::json::parse_event_t event,
+  bool too_deep = false;
+  const nlohmann::json::parser_callback_t track_keys = [&](int depth,
+                                                           nlohmann::json::parse_event_t event,
                                                            nlohmann::json& value) {
     using Event = nlohmann::json::parse_event_t;
+    // Copying, hashing and freeing a value recurse once per level: a deeper
+    // one is dropped while parsing (the parser itself keeps its own stack),
+    // so no deep value is ever built.
+    if ((event == Event::object_start || event == Event::array_start) && depth >= kMaxReportDepth) {
+      too_deep = true;
+    }
+    if (too_deep) return false;
     if (event == Event::object_start) open_objects.emplace_back();
     if (event == Event::object_end && !open_objects.empty()) open_objects.pop_back();
     if (event == Event::key && !open_objects.empty() && !parsed.repeated_key &&
@@ -246,6 +255,10 @@ Result<ParsedReport> parse_report_text(std::string_view text) {
   };
   parsed.json = nlohmann::json::parse(text, track_keys, /*allow_exceptions=*/false);
   if (parsed.json.is_discarded()) return Error{"not valid JSON"};
+  if (too_deep) {
+    return Error{"arrays and objects nested more than " + std::to_string(kMaxReportDepth) +
+                 " levels deep; a report nests a few levels, so this is no report"};
+  }
   return parsed;
 }
 
