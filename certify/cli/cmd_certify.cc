@@ -27,13 +27,16 @@
 namespace vyre::cli {
 namespace {
 
-constexpr std::string_view kUsage =
+/// The usage text; the built-in backends come from the registry.
+const std::string kUsage =
     "vyre-certify --backend NAME [--device D] [--level L1..L5] [--runs N] [--seed S]\n"
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
     "                    [--time-budget-s S] [--seed-policy fixed|date] [--gate FILE]\n"
     "                    [--baseline REPORT.json] [--shard I/N [--shard-times REPORT.json]]\n"
     "                    [--quiet] [--dry-run]\n"
-    "  NAME is a built-in backend (reference, vulkan, opencl) or a plugin path\n"
+    "  NAME is a built-in backend (" +
+    built_in_backend_list() +
+    ") or a plugin path\n"
     "  (./libmybackend.so), which runs in a child process so that a crash or hang fails\n"
     "  one case, not the run.\n"
     "  --timeout-ms bounds one compile and one submission of a built-in backend (default\n"

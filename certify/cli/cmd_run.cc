@@ -28,17 +28,20 @@
 namespace vyre::cli {
 namespace {
 
-constexpr std::string_view kUsage =
+/// The backend `run` uses when none is named; the only one with schedules
+/// and out-of-bounds checks.
+constexpr std::string_view kReference = "reference";
+/// The usage text; the other built-in backends come from the registry.
+const std::string kUsage =
     "vyre-certify run CASE.vyre [--backend NAME] [--device D] [--timeout-ms MS]\n"
     "                    [--schedule canonical|reversed|random:SEED] [--strict-oob]\n"
-    "  NAME is reference (the default), another built-in backend (vulkan) or a plugin path.\n"
+    "  NAME is reference (the default), another built-in backend (" +
+    built_in_backend_list(kReference) +
+    ") or a plugin path.\n"
     "  --schedule and --strict-oob apply to the reference only.\n"
     "vyre-certify run --rules RULES.toml --graph GRAPH.toml [--backend NAME] [--device D]\n"
     "                    [--timeout-ms MS]\n"
     "  runs the dataflow engine on a TOML graph (archetypes/dataflow/RULES_TOML.md).";
-/// The backend `run` uses when none is named; the only one with schedules
-/// and out-of-bounds checks.
-constexpr std::string_view kReference = "reference";
 /// Words printed per output buffer before the rest is summarised.
 constexpr size_t kMaxPrintedWords = 256;
 /// Differing words listed per buffer in a failed comparison.
