@@ -30,6 +30,9 @@ expect_refused("gate file ${DATA}/no_reason.toml:4:1: 'known_failure[0]' (L1/spe
                --gate ${DATA}/no_reason.toml ${refused})
 expect_refused("gate file ${DATA}/malformed.toml:1:" --gate ${DATA}/malformed.toml ${refused})
 expect_refused("cannot open the file" --gate ${DATA}/no-such-gate.toml ${refused})
+# A folder read as an empty gate file, and the run went on without it.
+expect_refused("gate file ${DATA}: is a folder, not a gate file" --gate ${DATA} ${refused})
+expect_refused("gate file /dev/null: is not a regular file" --gate /dev/null ${refused})
 expect_refused("--gate given twice" --gate ${DATA}/small.toml --gate ${DATA}/small.toml ${refused})
 # Fail closed: no case selected, by the file or by the command line over it.
 expect_refused("matches no case" --gate ${DATA}/selects_nothing.toml ${refused})
