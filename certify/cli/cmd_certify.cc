@@ -312,7 +312,7 @@ int cmd_certify(std::span<const std::string> args) {
   if (chosen.empty()) {
     return usage_error(no_case_error(a));
   }
-  const auto shard = apply_shard_and_baseline(a.gate, VYRE_SUITE_VERSION, a.run, chosen);
+  const auto shard = apply_shard_and_baseline(a.gate, VYRE_SUITE_VERSION, cases, a.run, chosen);
   if (!shard) return usage_error(shard.error().message);
   if (auto error = prepare_out_dir(a.run.out_dir)) return usage_error(*error);
 

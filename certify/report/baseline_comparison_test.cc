@@ -62,7 +62,7 @@ TEST(BaselineComparison, TheGatePassesOnKnownFailuresOnly) {
   r.cases = {case_of("a", Verdict::Fail)};
   r.certified = false;
   EXPECT_FALSE(gate_passes(r));  // no baseline: the verdict decides
-  r.baseline = BaselineComparison{"old.json", {}, {}, {"a"}};
+  r.baseline = BaselineComparison{"old.json", {}, {}, {"a"}, {}};
   EXPECT_TRUE(gate_passes(r));
   r.baseline->new_failures = {"a"};
   EXPECT_FALSE(gate_passes(r));

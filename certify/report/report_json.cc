@@ -106,10 +106,17 @@ nlohmann::json shard_to_json(const ShardInfo& s) {
 }
 
 nlohmann::json baseline_to_json(const BaselineComparison& b) {
+  nlohmann::json known = nlohmann::json::array();
+  for (const KnownFailure& k : b.known) {
+    nlohmann::json entry = {{"case", k.case_id}, {"reason", k.reason}};
+    if (!k.link.empty()) entry["link"] = k.link;
+    known.push_back(std::move(entry));
+  }
   return {{"source", b.source},
           {"new_failures", b.new_failures},
           {"fixed", b.fixed},
-          {"still_failing", b.still_failing}};
+          {"still_failing", b.still_failing},
+          {"known", known}};
 }
 
 }  // namespace
