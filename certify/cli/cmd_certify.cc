@@ -53,7 +53,8 @@ const std::string kUsage =
     "  is given; the policy is recorded in report.json.\n"
     "  --gate FILE reads these options and [[known_failure]] tables from a TOML gate\n"
     "  file (certify/gate/README.md); options on the command line override it.\n"
-    "  --dry-run checks the options and the selection, prints them and runs nothing.\n"
+    "  --dry-run checks the options, the selection, the shard and the baseline as the run\n"
+    "  would (exit 2 where it would), prints them and runs nothing; it opens no backend.\n"
     "  Each option may be given once. A reused --out keeps no old repro: the repro files\n"
     "  an earlier run wrote there are deleted first (other files are left alone).\n"
     "  Defaults: --level L5, --runs 100, --seed 1, --out reports/<backend>-<UTC time>/.\n"
@@ -237,21 +238,36 @@ std::string no_case_error(const Args& a) {
          std::string(certify::name_of(a.run.level));
 }
 
-/// --dry-run: the resolved options and how many cases they select.
-int dry_run(const Args& a) {
+/// --dry-run: the resolved options and how many cases they select, after
+/// every check the real run makes before its first case except opening the
+/// backend and writing the output folder (a gate is checked where its
+/// devices are not).
+int dry_run(Args& a) {
   certify::CatalogOptions catalog{.seed = a.run.seed, .up_to = a.run.level};
   const std::vector<certify::SuiteCase> cases = certify::build_catalog(catalog);
-  const size_t selected = certify::select_cases(cases, a.run).size();
-  if (selected == 0) return usage_error(no_case_error(a));
+  std::vector<const certify::SuiteCase*> chosen = certify::select_cases(cases, a.run);
+  if (chosen.empty()) return usage_error(no_case_error(a));
+  const auto shard = apply_shard_and_baseline(a.gate, VYRE_SUITE_VERSION, cases, a.run, chosen);
+  if (!shard) return usage_error(shard.error().message);
+  std::string split;
+  if (*shard) {
+    split = " (shard " + std::to_string((*shard)->index) + "/" + std::to_string((*shard)->count) +
+            " of " + std::to_string((*shard)->selected) + " selected, balanced by " +
+            (!a.gate.shard_times.empty() ? a.gate.shard_times
+             : !a.gate.baseline.empty()  ? a.gate.baseline
+                                         : std::string("one unit per case")) +
+            ")";
+  }
+  const std::string baseline = a.gate.baseline.empty() ? "" : ", baseline " + a.gate.baseline;
   std::printf(
-      "dry run: %zu cases on `%s`%s%s, level %s, %u runs each, seed %llu (policy %s), "
-      "%zu known failures, time budget %llds, reports in %s; nothing ran\n",
-      selected, a.run.backend.c_str(), a.device_list ? " devices " : "",
+      "dry run: %zu cases%s on `%s`%s%s, level %s, %u runs each, seed %llu (policy %s), "
+      "%zu known failures%s, time budget %llds, reports in %s; nothing ran\n",
+      chosen.size(), split.c_str(), a.run.backend.c_str(), a.device_list ? " devices " : "",
       a.device_list ? a.device_list->c_str() : "",
       std::string(certify::name_of(a.run.level)).c_str(), a.run.runs,
       static_cast<unsigned long long>(a.run.seed),
       std::string(certify::name_of(*a.run.seed_policy)).c_str(), a.run.known_failures.size(),
-      static_cast<long long>(a.run.time_budget.count()), a.run.out_dir.c_str());
+      baseline.c_str(), static_cast<long long>(a.run.time_budget.count()), a.run.out_dir.c_str());
   return kExitOk;
 }
 

@@ -28,3 +28,30 @@ run_cli(2 out err ${small} --shard 1/2 --shard-times ${deep} --out ${OUT_DIR}/ba
 expect_contains("${err}" "${deep}: arrays and objects ${too_deep}" "--shard-times a deep report")
 run_cli(2 out err merge --out ${OUT_DIR}/bad ${OUT_DIR}/deep)
 expect_contains("${err}" "${deep}: arrays and objects ${too_deep}" "merge a deep report")
+
+# A real report of the small selection, for the checks below.
+run_cli(0 out err ${small} --out ${OUT_DIR}/whole)
+
+# --dry-run checks the shard and the baseline as the real run does: each of
+# these exited 0 dry and 2 for real.
+set(one --backend reference --level L1 --runs 1 --quiet --filter L1/spec/binop/add)
+foreach(bad "--shard|2/2|gets no case"
+            "--baseline|${OUT_DIR}/missing.json|--baseline ${OUT_DIR}/missing.json: not a readable file"
+            "--shard-times|${OUT_DIR}/whole/report.json|give it with --shard I/N")
+  string(REPLACE "|" ";" words "${bad}")
+  list(POP_BACK words why)
+  run_cli(2 out err ${one} ${words} --out ${OUT_DIR}/bad)
+  expect_contains("${err}" "${why}" "real run with ${words}")
+  run_cli(2 out err ${one} ${words} --out ${OUT_DIR}/bad --dry-run)
+  expect_contains("${err}" "${why}" "dry run with ${words}")
+endforeach()
+run_cli(2 out err --backend vulkan --level L1 --filter "L1/spec/binop/*" --dry-run
+        --baseline ${OUT_DIR}/whole/report.json --out ${OUT_DIR}/bad)
+expect_contains("${err}" "the baseline is a report of backend `reference`" "dry run, other backend")
+# A dry run shows the shard and the baseline it would use.
+run_cli(0 out err ${small} --shard 1/3 --baseline ${OUT_DIR}/whole/report.json --dry-run
+        --out ${OUT_DIR}/bad)
+expect_match("${out}" "dry run: [0-9]+ cases \\(shard 1/3 of [0-9]+ selected, balanced by [^)]*whole/report.json\\)"
+             "dry run's shard")
+expect_contains("${out}" "baseline ${OUT_DIR}/whole/report.json" "dry run's baseline")
+
