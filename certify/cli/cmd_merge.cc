@@ -22,7 +22,8 @@ std::string_view merge_usage() {
          "  shard missing or given twice, different N, seed, runs, level, filter, backend,\n"
          "  device, suite version, baseline or selection, or a case in two shards. Exit 0\n"
          "  certified (shards run with --baseline: no new failure), 1 not. The repro files the\n"
-         "  shards' failures name are copied into DIR/repro.";
+         "  shards' failures name are copied into DIR/repro; a symbolic link there, or DIR a\n"
+         "  shard folder or inside one, is refused (exit 2).";
 }
 
 int cmd_merge(std::span<const std::string> args) {
@@ -44,6 +45,13 @@ int cmd_merge(std::span<const std::string> args) {
   }
   if (out_dir.empty()) return bad_usage("give --out DIR for the merged report");
   if (dirs.empty()) return bad_usage("give the report folder of every shard");
+  // Writing there would first delete the shard's own repro files.
+  for (const std::string& dir : dirs) {
+    if (same_or_inside(out_dir, dir)) {
+      return bad_usage("--out " + out_dir + " is the shard folder " + dir +
+                       " or inside it; give a folder of its own for the merged report");
+    }
+  }
   std::vector<certify::SealedReport> shards;
   for (const std::string& dir : dirs) {
     auto read = certify::read_report_file((std::filesystem::path(dir) / "report.json").string());

@@ -1,6 +1,7 @@
 # Hostile inputs end to end (the audit of issue #24): each must end in a clear
 # error and exit 2, never a crash, a hang or a run that goes on regardless.
-# CTest runs it as: cmake -DCLI=vyre-certify -DOUT_DIR=dir -P this.
+# CTest runs it as: cmake -DCLI=vyre-certify
+#   -DSEEDED_PLUGIN=libvyre_example_plugin_seeded.so -DOUT_DIR=dir -P this.
 
 include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
 
@@ -55,3 +56,42 @@ expect_match("${out}" "dry run: [0-9]+ cases \\(shard 1/3 of [0-9]+ selected, ba
              "dry run's shard")
 expect_contains("${out}" "baseline ${OUT_DIR}/whole/report.json" "dry run's baseline")
 
+# merge: two shards of the seeded plugin's run, one of which fails a case and
+# holds its repro file.
+set(seeded --backend ${SEEDED_PLUGIN} --level L2 --filter "L[12]/*" --runs 1 --quiet)
+set(repros "")
+foreach(i 1 2)
+  execute_process(COMMAND ${CLI} ${seeded} --shard ${i}/2 --out ${OUT_DIR}/shard${i}
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+  file(GLOB found ${OUT_DIR}/shard${i}/repro/*.vyre)
+  list(APPEND repros ${found})
+endforeach()
+list(LENGTH repros repro_count)
+if(repro_count EQUAL 0)
+  message(FATAL_ERROR "neither shard of the seeded plugin wrote a repro file")
+endif()
+list(GET repros 0 repro)
+# --out a shard folder (or inside one) deleted that shard's repro files.
+foreach(out ${OUT_DIR}/shard1 ${OUT_DIR}/shard2 ${OUT_DIR}/shard1/merged ${OUT_DIR}/shard2/./)
+  run_cli(2 out err merge --out ${out} ${OUT_DIR}/shard1 ${OUT_DIR}/shard2)
+  expect_contains("${err}" "or inside it; give a folder of its own" "merge --out ${out}")
+  if(NOT EXISTS ${repro})
+    message(FATAL_ERROR "merge --out ${out} deleted the shard's ${repro}")
+  endif()
+endforeach()
+# A folder whose name starts like a shard's is not inside it.
+run_cli(1 out err merge --out ${OUT_DIR}/shard1x ${OUT_DIR}/shard1 ${OUT_DIR}/shard2)
+# A repro that is a symbolic link: merge copied what it pointed at.
+file(WRITE ${OUT_DIR}/secret.txt "not a repro\n")
+file(REMOVE ${repro})
+file(CREATE_LINK ${OUT_DIR}/secret.txt ${repro} SYMBOLIC)
+run_cli(2 out err merge --out ${OUT_DIR}/linked ${OUT_DIR}/shard1 ${OUT_DIR}/shard2)
+expect_contains("${err}" "${repro} is a symbolic link; merge copies only regular repro files"
+                "merge a linked repro")
+file(GLOB copied ${OUT_DIR}/linked/repro/*)
+foreach(f ${copied})
+  file(READ ${f} text)
+  if(text STREQUAL "not a repro\n")
+    message(FATAL_ERROR "merge copied the link's target into ${f}")
+  endif()
+endforeach()

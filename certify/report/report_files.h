@@ -31,7 +31,8 @@ std::string write_repro_file(const std::string& out_dir, const TestCase& repro);
 /// relative to `from_dir`, where that report was written) into `out_dir`:
 /// how `merge` keeps each shard's repros beside the merged report. A named
 /// file that is missing is skipped (the report still holds the bytes); a
-/// path outside repro/ is never followed.
+/// path outside repro/ is never followed; a symbolic link (repro/ itself, a
+/// named file, or its destination) is an Error.
 Result<Ok> copy_repro_files(const Report& report, const std::string& from_dir,
                             const std::string& out_dir);
 
