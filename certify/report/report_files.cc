@@ -27,7 +27,25 @@ Result<Ok> write_file(const std::filesystem::path& path, const std::string& text
   return Ok{};
 }
 
+/// True when `path` is a regular file (not a link) starting with kReproMarker.
+bool is_our_repro(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))) return false;
+  std::ifstream f(path, std::ios::binary);
+  std::string first(kReproMarker.size(), '\0');
+  f.read(first.data(), static_cast<std::streamsize>(first.size()));
+  return f && first == kReproMarker;
+}
+
 }  // namespace
+
+void remove_repro_file(const std::string& out_dir, const std::string& relative) {
+  const std::filesystem::path path(relative);
+  if (path.parent_path() != "repro" || path.filename() == ".." || path.filename().empty()) return;
+  const std::filesystem::path file = std::filesystem::path(out_dir) / path;
+  std::error_code ec;
+  if (is_our_repro(file)) std::filesystem::remove(file, ec);
+}
 
 Result<Ok> clear_old_repros(const std::string& out_dir) {
   const std::filesystem::path dir = std::filesystem::path(out_dir) / "repro";
