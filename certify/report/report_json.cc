@@ -160,8 +160,8 @@ nlohmann::json report_to_json(const Report& r) {
                       {"levels", levels},
                       {"cases", cases},
                       {"certified", r.certified},
-                      {"reason", r.reason},
-                      {"mutation_score", mutation_score_json()}};
+                      {"reason", r.reason}};
+  if (auto score = mutation_score_json(r.backend)) j["mutation_score"] = std::move(*score);
   if (r.random_programs) j["random_programs"] = random_programs_to_json(*r.random_programs);
   // Written only when used, so unsharded runs without a baseline keep schema 1's shape.
   if (r.shard) j["shard"] = shard_to_json(*r.shard);

@@ -63,7 +63,7 @@ std::string report_markdown(const Report& r) {
         << " of " << r.shard->selected << " selected cases) |\n";
   }
   if (r.shards) out << "| merged from | " << r.shards->size() << " shard reports |\n";
-  out << "| suite strength | " << mutation_score_line() << " |\n\n";
+  out << "| suite strength | " << mutation_score_line(r.backend) << " |\n\n";
 
   out << "## Levels\n\n| level | covers | cases | passed | failed | not supported | certified |\n"
       << "|---|---|---|---|---|---|---|\n";
