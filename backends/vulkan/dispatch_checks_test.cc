@@ -108,6 +108,10 @@ TEST(ExceededLimit, NamesEachLimitWithItsValue) {
   EXPECT_EQ(
       limit_hit(Program{{}, {1, 1, 1}, {}}, {}, Grid{{1, 70000, 1}}),
       "grid of workgroups on y 70000 exceeds maxComputeWorkGroupCount = 65535 of test device");
+  // One past the limit names the requested count, not the limit twice.
+  EXPECT_EQ(
+      limit_hit(Program{{}, {1, 1, 1}, {}}, {}, Grid{{65536, 1, 1}}),
+      "grid of workgroups on x 65536 exceeds maxComputeWorkGroupCount = 65535 of test device");
   EXPECT_EQ(
       limit_hit(Program{{workgroup("w", DataType::U64, 513)}, {1, 1, 1}, {}}, {}),
       "workgroup memory in bytes 4104 exceeds maxComputeSharedMemorySize = 4096 of test device");

@@ -45,6 +45,15 @@ bool take_backend_option(const std::string& flag, const std::string& value, Back
   return true;
 }
 
+std::string built_in_backend_list(std::string_view except) {
+  std::string list;
+  for (std::string_view name : backend_names()) {
+    if (name == except) continue;
+    list += (list.empty() ? "" : ", ") + std::string(name);
+  }
+  return list;
+}
+
 std::optional<std::string> check_backend_choice(const BackendChoice& choice) {
   if (choice.backend.empty()) return "--backend is required";
   if (choice.faults && choice.faults->crashes() && !names_plugin(choice.backend)) {

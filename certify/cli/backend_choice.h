@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "backends/backend.h"
 #include "backends/fault_injection/fault_injecting_backend.h"
@@ -36,6 +37,11 @@ bool take_backend_option(const std::string& flag, const std::string& value, Back
 /// Usage problems of a complete choice: no backend, --device where the
 /// backend cannot use it, or a crash fault for a backend in this process.
 std::optional<std::string> check_backend_choice(const BackendChoice& choice);
+
+/// The built-in backends' names from the registry, comma-separated
+/// ("reference, vulkan, opencl"), leaving out `except` when given: usage
+/// texts list them from the one table.
+std::string built_in_backend_list(std::string_view except = {});
 
 /// True when --backend names a plugin file rather than a built-in backend.
 bool names_plugin(const std::string& backend);

@@ -29,13 +29,16 @@
 namespace vyre::cli {
 namespace {
 
-constexpr std::string_view kUsage =
+/// The usage text; the built-in backends come from the registry.
+const std::string kUsage =
     "vyre-certify --backend NAME [--device D] [--level L1..L5] [--runs N] [--seed S]\n"
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
     "                    [--time-budget-s S] [--seed-policy fixed|date] [--gate FILE]\n"
     "                    [--baseline REPORT.json] [--shard I/N [--shard-times REPORT.json]]\n"
     "                    [--sign-key KEY.pem] [--inject-faults SPEC] [--quiet] [--dry-run]\n"
-    "  NAME is a built-in backend (reference, vulkan, opencl, cuda) or a plugin path\n"
+    "  NAME is a built-in backend (" +
+    built_in_backend_list() +
+    ") or a plugin path\n"
     "  (./libmybackend.so), which runs in a child process so that a crash or hang fails\n"
     "  one case, not the run.\n"
     "  --timeout-ms bounds one compile and one submission of a built-in backend (default\n"
@@ -62,7 +65,8 @@ constexpr std::string_view kUsage =
     "  SIGINT or SIGTERM stops starting cases; the running ones finish and a partial\n"
     "  report (\"complete\": false, with the cases not run) is written, which `verify`\n"
     "  rejects; the exit status is then 128 + the signal's number.\n"
-    "  --dry-run checks the options and the selection, prints them and runs nothing.\n"
+    "  --dry-run checks the options, the selection, the shard and the baseline as the run\n"
+    "  would (exit 2 where it would), prints them and runs nothing; it opens no backend.\n"
     "  Each option may be given once. A reused --out keeps no old repro: the repro files\n"
     "  an earlier run wrote there are deleted first (other files are left alone).\n"
     "  Defaults: --level L5, --runs 100, --seed 1, --out reports/<backend>-<UTC time>/.\n"
@@ -255,21 +259,36 @@ std::string no_case_error(const Args& a) {
          std::string(certify::name_of(a.run.level));
 }
 
-/// --dry-run: the resolved options and how many cases they select.
-int dry_run(const Args& a) {
+/// --dry-run: the resolved options and how many cases they select, after
+/// every check the real run makes before its first case except opening the
+/// backend and writing the output folder (a gate is checked where its
+/// devices are not).
+int dry_run(Args& a) {
   certify::CatalogOptions catalog{.seed = a.run.seed, .up_to = a.run.level};
   const std::vector<certify::SuiteCase> cases = certify::build_catalog(catalog);
-  const size_t selected = certify::select_cases(cases, a.run).size();
-  if (selected == 0) return usage_error(no_case_error(a));
+  std::vector<const certify::SuiteCase*> chosen = certify::select_cases(cases, a.run);
+  if (chosen.empty()) return usage_error(no_case_error(a));
+  const auto shard = apply_shard_and_baseline(a.gate, VYRE_SUITE_VERSION, cases, a.run, chosen);
+  if (!shard) return usage_error(shard.error().message);
+  std::string split;
+  if (*shard) {
+    split = " (shard " + std::to_string((*shard)->index) + "/" + std::to_string((*shard)->count) +
+            " of " + std::to_string((*shard)->selected) + " selected, balanced by " +
+            (!a.gate.shard_times.empty() ? a.gate.shard_times
+             : !a.gate.baseline.empty()  ? a.gate.baseline
+                                         : std::string("one unit per case")) +
+            ")";
+  }
+  const std::string baseline = a.gate.baseline.empty() ? "" : ", baseline " + a.gate.baseline;
   std::printf(
-      "dry run: %zu cases on `%s`%s%s, level %s, %u runs each, seed %llu (policy %s), "
-      "%zu known failures, time budget %llds, reports in %s; nothing ran\n",
-      selected, a.run.backend.c_str(), a.device_list ? " devices " : "",
+      "dry run: %zu cases%s on `%s`%s%s, level %s, %u runs each, seed %llu (policy %s), "
+      "%zu known failures%s, time budget %llds, reports in %s; nothing ran\n",
+      chosen.size(), split.c_str(), a.run.backend.c_str(), a.device_list ? " devices " : "",
       a.device_list ? a.device_list->c_str() : "",
       std::string(certify::name_of(a.run.level)).c_str(), a.run.runs,
       static_cast<unsigned long long>(a.run.seed),
       std::string(certify::name_of(*a.run.seed_policy)).c_str(), a.run.known_failures.size(),
-      static_cast<long long>(a.run.time_budget.count()), a.run.out_dir.c_str());
+      baseline.c_str(), static_cast<long long>(a.run.time_budget.count()), a.run.out_dir.c_str());
   return kExitOk;
 }
 
@@ -331,7 +350,7 @@ int cmd_certify(std::span<const std::string> args) {
   if (chosen.empty()) {
     return usage_error(no_case_error(a));
   }
-  const auto shard = apply_shard_and_baseline(a.gate, VYRE_SUITE_VERSION, a.run, chosen);
+  const auto shard = apply_shard_and_baseline(a.gate, VYRE_SUITE_VERSION, cases, a.run, chosen);
   if (!shard) return usage_error(shard.error().message);
   if (auto error = prepare_out_dir(a.run.out_dir)) return usage_error(*error);
 

@@ -11,8 +11,10 @@ std::string_view diff_usage() {
   return "vyre-certify diff A.json B.json\n"
          "  Both reports are verified first. Prints each case whose status changed from A to B\n"
          "  (or that only one report holds) and each case at least 2x slower in B (compile plus\n"
-         "  backend time, 1 ms or more in B). Exit 0 when no case newly fails in B, 1 when one\n"
-         "  does, 2 when a report cannot be read or does not verify.";
+         "  backend time, 1 ms or more in B). Reports of different suite versions are compared\n"
+         "  all the same, with a warning first (on stdout and stderr): a case id may name\n"
+         "  another case there. Exit 0 when no case newly fails in B, 1 when one does, 2 when a\n"
+         "  report cannot be read or does not verify.";
 }
 
 int cmd_diff(std::span<const std::string> args) {
@@ -26,6 +28,9 @@ int cmd_diff(std::span<const std::string> args) {
     }
   }
   const certify::ReportDiff diff = certify::diff_reports(a->report, b->report);
+  if (diff.suite_versions) {
+    std::fprintf(stderr, "vyre-certify diff: %s\n", certify::suite_version_warning(diff).c_str());
+  }
   std::printf("%s -> %s\n%s", args[0].c_str(), args[1].c_str(), certify::diff_text(diff).c_str());
   return diff.regressions.empty() ? kExitOk : kExitFail;
 }

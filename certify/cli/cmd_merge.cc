@@ -25,7 +25,8 @@ std::string_view merge_usage() {
          "  device, suite version, baseline or selection, or a case in two shards. Exit 0\n"
          "  certified (shards run with --baseline: no new failure), 1 not. The repro files the\n"
          "  shards' failures name are copied into DIR/repro. The shards' cases must be the\n"
-         "  selection this build's catalogue gives for their seed, level and filter.\n"
+         "  selection this build's catalogue gives for their seed, level and filter; a symbolic\n"
+         "  link among the repros, or DIR a shard folder or inside one, is refused (exit 2).\n"
          "  --sign-key KEY.pem signs the merged report (Ed25519); --public-key PUB.pem refuses\n"
          "  (exit 2) any shard not signed by that key or changed since it was signed.";
 }
@@ -65,6 +66,13 @@ int cmd_merge(std::span<const std::string> args) {
   }
   if (out_dir.empty()) return bad_usage("give --out DIR for the merged report");
   if (dirs.empty()) return bad_usage("give the report folder of every shard");
+  // Writing there would first delete the shard's own repro files.
+  for (const std::string& dir : dirs) {
+    if (same_or_inside(out_dir, dir)) {
+      return bad_usage("--out " + out_dir + " is the shard folder " + dir +
+                       " or inside it; give a folder of its own for the merged report");
+    }
+  }
   std::vector<certify::SealedReport> shards;
   for (const std::string& dir : dirs) {
     const std::string path = (std::filesystem::path(dir) / "report.json").string();

@@ -10,6 +10,8 @@
 // the run failed, was non-conforming or differs from the expectation (with a
 // diff), 2 bad usage, an unreadable / unparsable file or no usable backend.
 // With --rules, the dataflow form runs instead (run_dataflow.cc).
+#include <cctype>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <optional>
@@ -29,17 +31,20 @@
 namespace vyre::cli {
 namespace {
 
-constexpr std::string_view kUsage =
+/// The backend `run` uses when none is named; the only one with schedules
+/// and out-of-bounds checks.
+constexpr std::string_view kReference = "reference";
+/// The usage text; the other built-in backends come from the registry.
+const std::string kUsage =
     "vyre-certify run CASE.vyre [--backend NAME] [--device D] [--timeout-ms MS]\n"
     "                    [--schedule canonical|reversed|random:SEED] [--strict-oob]\n"
-    "  NAME is reference (the default), another built-in backend (vulkan) or a plugin path.\n"
+    "  NAME is reference (the default), another built-in backend (" +
+    built_in_backend_list(kReference) +
+    ") or a plugin path.\n"
     "  --schedule and --strict-oob apply to the reference only.\n"
     "vyre-certify run --rules RULES.toml --graph GRAPH.toml [--backend NAME] [--device D]\n"
     "                    [--timeout-ms MS]\n"
     "  runs the dataflow engine on a TOML graph (archetypes/dataflow/RULES_TOML.md).";
-/// The backend `run` uses when none is named; the only one with schedules
-/// and out-of-bounds checks.
-constexpr std::string_view kReference = "reference";
 /// Words printed per output buffer before the rest is summarised.
 constexpr size_t kMaxPrintedWords = 256;
 /// Differing words listed per buffer in a failed comparison.
@@ -65,8 +70,14 @@ std::optional<reference::Schedule> parse_schedule(const std::string& text) {
   if (!text.starts_with(prefix) || text.size() == prefix.size()) return std::nullopt;
   const std::string seed = text.substr(prefix.size());
   char* end = nullptr;
+  // strtoull clamps a number past 2^64-1 to that value: its ERANGE must
+  // refuse the seed, not run another schedule than the one asked for.
+  errno = 0;
   const unsigned long long value = std::strtoull(seed.c_str(), &end, 0);
-  if (end == nullptr || *end != '\0' || seed.front() == '-') return std::nullopt;
+  if (end == nullptr || *end != '\0' || errno == ERANGE ||
+      !std::isdigit(static_cast<unsigned char>(seed.front()))) {
+    return std::nullopt;
+  }
   return reference::Schedule{Kind::Random, value};
 }
 
@@ -86,7 +97,10 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, RunFla
       if (schedule_given) return "--schedule given twice; give it once";
       schedule_given = true;
       const std::optional<reference::Schedule> s = parse_schedule(args[++i]);
-      if (!s) return "unknown schedule `" + args[i] + "`; use canonical, reversed or random:SEED";
+      if (!s) {
+        return "unknown schedule `" + args[i] +
+               "`; use canonical, reversed or random:SEED, SEED a number from 0 to 2^64-1";
+      }
       flags.options.schedule = *s;
       flags.reference_options = true;
     } else if (a == "--strict-oob") {

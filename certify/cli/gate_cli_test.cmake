@@ -30,6 +30,16 @@ expect_refused("gate file ${DATA}/no_reason.toml:4:1: 'known_failure[0]' (L1/spe
                --gate ${DATA}/no_reason.toml ${refused})
 expect_refused("gate file ${DATA}/malformed.toml:1:" --gate ${DATA}/malformed.toml ${refused})
 expect_refused("cannot open the file" --gate ${DATA}/no-such-gate.toml ${refused})
+# A misspelled or stale known failure was accepted and never judged.
+expect_refused("known failure `L1/spec/binop/divv` (from ${DATA}/misspelled_case.toml) names no case of the suite at L1; did you mean `L1/spec/binop/div`?"
+               --gate ${DATA}/misspelled_case.toml ${refused})
+expect_refused("did you mean `L1/spec/binop/div`?" --gate ${DATA}/misspelled_case.toml --dry-run
+               ${refused})
+# An id of a level above the run's is no stale id.
+run_cli(0 out err --gate ${DATA}/higher_level_case.toml --dry-run ${refused})
+# A folder read as an empty gate file, and the run went on without it.
+expect_refused("gate file ${DATA}: is a folder, not a gate file" --gate ${DATA} ${refused})
+expect_refused("gate file /dev/null: is not a regular file" --gate /dev/null ${refused})
 expect_refused("--gate given twice" --gate ${DATA}/small.toml --gate ${DATA}/small.toml ${refused})
 # Fail closed: no case selected, by the file or by the command line over it.
 expect_refused("matches no case" --gate ${DATA}/selects_nothing.toml ${refused})

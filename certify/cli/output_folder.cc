@@ -19,4 +19,20 @@ std::optional<std::string> check_writable(const std::string& dir) {
   return std::nullopt;
 }
 
+bool same_or_inside(const std::string& dir, const std::string& folder) {
+  std::error_code ec;
+  const std::filesystem::path inner = std::filesystem::weakly_canonical(dir, ec);
+  if (ec) return false;
+  const std::filesystem::path outer = std::filesystem::weakly_canonical(folder, ec);
+  if (ec) return false;
+  // Compared part by part, so that /a/shard10 is not inside /a/shard1.
+  auto part = inner.begin();
+  for (const std::filesystem::path& want : outer) {
+    if (want.empty()) continue;  // the trailing "" of a path ending in '/'
+    if (part == inner.end() || *part != want) return false;
+    ++part;
+  }
+  return true;
+}
+
 }  // namespace vyre::cli

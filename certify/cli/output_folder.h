@@ -11,4 +11,9 @@ namespace vyre::cli {
 /// named file (never one of the user's); why not, as a message.
 std::optional<std::string> check_writable(const std::string& dir);
 
+/// True when `dir` is `folder` or lies inside it, after resolving `.`, `..`
+/// and symbolic links of the parts that exist: where a command must not
+/// write because it reads `folder`.
+bool same_or_inside(const std::string& dir, const std::string& folder);
+
 }  // namespace vyre::cli

@@ -33,8 +33,15 @@ run_cli(2 out err run unparsable.vyre)
 expect_contains("${out}${err}" "unparsable.vyre:1:60:" "unparsable")
 run_cli(2 out err run missing_file.vyre)
 run_cli(2 out err run pass.vyre --schedule sideways)
+# A seed past 2^64-1 was clamped to it, running a schedule nobody asked for.
+run_cli(2 out err run pass.vyre --schedule random:18446744073709551616)
+expect_contains("${err}" "unknown schedule `random:18446744073709551616`" "seed past 2^64")
+run_cli(0 out err run pass.vyre --schedule random:18446744073709551615)
 run_cli(2 out err run pass.vyre --backend nonesuch)
 run_cli(2 out err run)
+# The usage lists every built-in backend of the registry, not vulkan alone.
+run_cli(0 out err run --help)
+expect_contains("${out}" "another built-in backend (vulkan, opencl)" "run --help")
 
 # Outputs that depend on the order of atomics: flagged on the reference, and
 # on another backend the reference's verdict on the case is shown.

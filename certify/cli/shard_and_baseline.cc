@@ -1,11 +1,63 @@
 #include "certify/cli/shard_and_baseline.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <set>
 
 #include "certify/report/baseline_comparison.h"
 #include "certify/report/report_read.h"
 
 namespace vyre::cli {
+namespace {
+
+/// Levenshtein distance between `a` and `b`, for suggesting the id meant.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// A known failure that names no case would never fail the gate and never
+/// be reported fixed: a misspelled or stale id is refused, naming the
+/// closest id of the catalog.
+std::optional<std::string> unknown_known_failure(const std::vector<certify::SuiteCase>& catalog,
+                                                 const certify::CertifyOptions& run) {
+  std::set<std::string_view> ids;
+  for (const certify::SuiteCase& c : catalog) ids.insert(c.id);
+  for (const certify::KnownFailure& k : run.known_failures) {
+    if (ids.contains(k.case_id)) continue;
+    // The catalog holds the levels up to the run's: "L4/..." is no stale id
+    // of an L2 run.
+    const auto level = certify::level_named(k.case_id.substr(0, k.case_id.find('/')));
+    if (level && *level > run.level) continue;
+    std::string_view closest;
+    size_t best = SIZE_MAX;
+    for (std::string_view id : ids) {
+      const size_t d = edit_distance(k.case_id, id);
+      if (d < best) {
+        best = d;
+        closest = id;
+      }
+    }
+    return "known failure `" + k.case_id + "` (from " + run.known_failures_source +
+           ") names no case of the suite at " + std::string(certify::name_of(run.level)) +
+           (closest.empty() ? "" : "; did you mean `" + std::string(closest) + "`?") +
+           " Fix the id or remove it from the known failures";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 bool take_shard_baseline_option(const std::string& flag, const std::string& value,
                                 ShardBaselineArgs& out, std::optional<std::string>& error) {
@@ -26,7 +78,8 @@ bool take_shard_baseline_option(const std::string& flag, const std::string& valu
 }
 
 Result<std::optional<certify::ShardInfo>> apply_shard_and_baseline(
-    const ShardBaselineArgs& args, std::string_view suite_version, certify::CertifyOptions& run,
+    const ShardBaselineArgs& args, std::string_view suite_version,
+    const std::vector<certify::SuiteCase>& catalog, certify::CertifyOptions& run,
     std::vector<const certify::SuiteCase*>& chosen) {
   if (!args.shard_times.empty() && !args.shard) {
     return Error{"--shard-times balances shards; give it with --shard I/N"};
@@ -46,6 +99,7 @@ Result<std::optional<certify::ShardInfo>> apply_shard_and_baseline(
                                     : run.known_failures_source + " and " + args.baseline;
     baseline = std::move(read->report);
   }
+  if (auto unknown = unknown_known_failure(catalog, run)) return Error{*unknown};
   if (!args.shard) return std::optional<certify::ShardInfo>();
 
   std::map<std::string, uint64_t> times;

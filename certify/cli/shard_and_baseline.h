@@ -34,13 +34,18 @@ bool take_shard_baseline_option(const std::string& flag, const std::string& valu
                                 ShardBaselineArgs& out, std::optional<std::string>& error);
 
 /// Applied after select_cases: reads the baseline (verified, same backend
-/// and suite version as `run`) into run.known_failures, and narrows `chosen`
+/// and suite version as `run`) into run.known_failures, checks that every
+/// known failure (gate file and baseline) names a case of `catalog` (the
+/// whole catalog up to run.level; an id of a higher level is let be), and
+/// narrows `chosen`
 /// to the shard, balanced by the --shard-times report's case times, else the
 /// baseline's, else one unit per case. Returns the report's ShardInfo
 /// (nullopt unsharded); an Error (exit 2) names a bad report, a mismatched
-/// baseline or a shard that gets no case.
+/// baseline, a known failure that is no case (with the closest id) or a
+/// shard that gets no case.
 Result<std::optional<certify::ShardInfo>> apply_shard_and_baseline(
-    const ShardBaselineArgs& args, std::string_view suite_version, certify::CertifyOptions& run,
+    const ShardBaselineArgs& args, std::string_view suite_version,
+    const std::vector<certify::SuiteCase>& catalog, certify::CertifyOptions& run,
     std::vector<const certify::SuiteCase*>& chosen);
 
 /// One line on stdout for the gate: new, fixed and still-failing cases when

@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <array>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -260,10 +261,24 @@ Result<GateFile> parse_gate_file(std::string_view toml_text, std::string_view or
 }
 
 Result<GateFile> load_gate_file(const std::string& path) {
+  // A folder opens as a stream that reads as empty, which would pass as a
+  // gate file with no settings; a device or pipe might never end.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return Error{"gate file " + path +
+                 ": is a folder, not a gate file. Fix: give the path of a TOML gate file."};
+  }
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    return Error{"gate file " + path +
+                 ": is not a regular file. Fix: give the path of a TOML gate file."};
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{"gate file " + path + ": cannot open the file. Fix: check the path."};
   std::ostringstream content;
   content << in.rdbuf();
+  if (in.bad()) {
+    return Error{"gate file " + path + ": cannot be read. Fix: check the file's permissions."};
+  }
   return parse_gate_file(content.str(), path);
 }
 

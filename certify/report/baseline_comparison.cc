@@ -1,6 +1,7 @@
 #include "certify/report/baseline_comparison.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace vyre::certify {
@@ -32,16 +33,19 @@ std::optional<std::string> baseline_mismatch(const Report& baseline, std::string
 BaselineComparison compare_with_known_failures(const std::vector<CaseResult>& cases,
                                                const std::vector<KnownFailure>& known,
                                                std::string source) {
-  std::set<std::string> known_ids;
-  for (const KnownFailure& k : known) known_ids.insert(k.case_id);
+  // The first entry of an id wins: the gate file's come before the baseline's.
+  std::map<std::string, const KnownFailure*> known_by_id;
+  for (const KnownFailure& k : known) known_by_id.emplace(k.case_id, &k);
   BaselineComparison out;
   out.source = std::move(source);
   for (const CaseResult& c : cases) {
-    const bool is_known = known_ids.contains(c.id);
+    const auto entry = known_by_id.find(c.id);
+    const bool is_known = entry != known_by_id.end();
     const bool failing = is_failing(c.verdict);
     if (failing && !is_known) out.new_failures.push_back(c.id);
     if (!failing && is_known) out.fixed.push_back(c.id);
     if (failing && is_known) out.still_failing.push_back(c.id);
+    if (is_known) out.known.push_back(*entry->second);
   }
   return out;
 }

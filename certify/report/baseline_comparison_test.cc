@@ -62,7 +62,7 @@ TEST(BaselineComparison, TheGatePassesOnKnownFailuresOnly) {
   r.cases = {case_of("a", Verdict::Fail)};
   r.certified = false;
   EXPECT_FALSE(gate_passes(r));  // no baseline: the verdict decides
-  r.baseline = BaselineComparison{"old.json", {}, {}, {"a"}};
+  r.baseline = BaselineComparison{"old.json", {}, {}, {"a"}, {}};
   EXPECT_TRUE(gate_passes(r));
   r.baseline->new_failures = {"a"};
   EXPECT_FALSE(gate_passes(r));
@@ -109,6 +109,38 @@ TEST(ReportDiff, ListsStatusChangesSlowdownsAndRegressions) {
   EXPECT_NE(text.find("  broke: pass -> fail\n"), std::string::npos) << text;
   EXPECT_NE(text.find("  gone: pass -> (absent)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("  same: 0.5 ms -> 1.5 ms (3.0x)\n"), std::string::npos) << text;
+}
+
+TEST(ReportDiff, TimesNearTwoToThe64DoNotWrap) {
+  // Before: compile + backend wrapped to 0 + 1, and 2 x before wrapped too.
+  Report a;
+  a.cases = {case_of("huge", Verdict::Pass, UINT64_MAX, 2),
+             case_of("half", Verdict::Pass, 0, UINT64_MAX / 2 + 1)};
+  Report b;
+  b.cases = {case_of("huge", Verdict::Pass, 0, 5000), case_of("half", Verdict::Pass, 0, 2000)};
+  EXPECT_TRUE(diff_reports(a, b).slowdowns.empty());
+  // Saturated at 2^64 - 1 in B: still at least 2x a small A.
+  const ReportDiff d = diff_reports(b, a);
+  ASSERT_EQ(d.slowdowns.size(), 2u);
+  EXPECT_EQ(d.slowdowns[0].after_us, UINT64_MAX);
+}
+
+TEST(ReportDiff, WarnsAboutDifferentSuiteVersions) {
+  Report a;
+  a.suite_version = "0.4.0-1";
+  a.cases = {case_of("x", Verdict::Pass)};
+  Report b = a;
+  EXPECT_FALSE(diff_reports(a, b).suite_versions.has_value());
+  EXPECT_EQ(diff_text(diff_reports(a, b)).find("warning"), std::string::npos);
+  b.suite_version = "0.4.0-2";
+  const ReportDiff d = diff_reports(a, b);
+  ASSERT_TRUE(d.suite_versions.has_value());
+  EXPECT_EQ(d.suite_versions->first, "0.4.0-1");
+  EXPECT_EQ(d.suite_versions->second, "0.4.0-2");
+  EXPECT_EQ(diff_text(d).find("warning: the reports are of different suite versions (A: "
+                              "0.4.0-1, B: 0.4.0-2)"),
+            0u)
+      << diff_text(d);
 }
 
 TEST(ReportDiff, SameReportHasNoChange) {

@@ -1,6 +1,8 @@
 // The suite's measured mutation score: the one committed record of how many of
 // the Vulkan backend's seeded bugs (backends/vulkan/mutants/mutants.def) the
-// suite rejects. Reports carry it (report.json "mutation_score", report.md);
+// suite rejects, keyed by that backend's name. Reports of that backend carry
+// it (report.json "mutation_score", report.md, report.html); others say the
+// score is not measured for them;
 // `ctest -L mutation` (certify/mutation/mutation_test.cmake) measures the score
 // again and fails when this record no longer matches, so it cannot go stale.
 // The test parses this file: keep each constant on one line.
@@ -18,6 +20,9 @@ struct SurvivingMutant {
   std::string_view reason;
 };
 
+/// The backend whose mutants were measured: the record is that backend's
+/// score, and a report of any other backend carries none.
+inline constexpr std::string_view kMutationBackend = "vulkan";
 /// The catalogue measured (its name and version).
 inline constexpr std::string_view kMutantCatalogue = "vulkan-mutants";
 inline constexpr uint32_t kMutantCatalogueVersion = 2;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "certify/report/known_failure.h"
 #include "certify/suite/level.h"
 
 namespace vyre::certify {
@@ -143,6 +144,9 @@ struct BaselineComparison {
   std::vector<std::string> fixed;
   /// Known failures still failing.
   std::vector<std::string> still_failing;
+  /// Why each case of `fixed` and `still_failing` is known to fail (the
+  /// gate file's reason and link, or the baseline it failed in), in case order.
+  std::vector<KnownFailure> known;
 };
 
 /// A whole certification run.

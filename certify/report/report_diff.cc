@@ -1,5 +1,6 @@
 #include "certify/report/report_diff.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -17,8 +18,10 @@ std::string ms(uint64_t us) {
   return buf;
 }
 
+/// Compile plus backend time, saturating: a report's times are u64 values
+/// a forged or broken report can set near 2^64.
 uint64_t case_time_us(const CaseResult& c) {
-  return c.compile_us + c.backend_us;
+  return c.compile_us > UINT64_MAX - c.backend_us ? UINT64_MAX : c.compile_us + c.backend_us;
 }
 
 }  // namespace
@@ -29,6 +32,9 @@ ReportDiff diff_reports(const Report& a, const Report& b) {
   for (const CaseResult& c : a.cases) in_a[c.id] = &c;
   for (const CaseResult& c : b.cases) in_b[c.id] = &c;
   ReportDiff diff;
+  if (a.suite_version != b.suite_version) {
+    diff.suite_versions = std::pair(a.suite_version, b.suite_version);
+  }
   for (const CaseResult& after : b.cases) {
     auto it = in_a.find(after.id);
     const CaseResult* before = it == in_a.end() ? nullptr : it->second;
@@ -40,8 +46,9 @@ ReportDiff diff_reports(const Report& a, const Report& b) {
       diff.regressions.push_back(after.id);
     }
     const uint64_t now = case_time_us(after);
+    // now >= factor * before, without the product that wraps past 2^64.
     if (before != nullptr && now >= kSlowdownFloorUs &&
-        now >= kSlowdownFactor * case_time_us(*before)) {
+        case_time_us(*before) <= now / kSlowdownFactor) {
       diff.slowdowns.push_back({after.id, case_time_us(*before), now});
     }
   }
@@ -52,8 +59,17 @@ ReportDiff diff_reports(const Report& a, const Report& b) {
   return diff;
 }
 
+std::string suite_version_warning(const ReportDiff& diff) {
+  if (!diff.suite_versions) return "";
+  return "warning: the reports are of different suite versions (A: " + diff.suite_versions->first +
+         ", B: " + diff.suite_versions->second +
+         "); cases and their ids may differ between the suites, so a change below may come "
+         "from the suite, not the backend";
+}
+
 std::string diff_text(const ReportDiff& diff) {
   std::ostringstream out;
+  if (diff.suite_versions) out << suite_version_warning(diff) << "\n";
   out << "status changes: " << diff.changes.size() << "\n";
   for (const StatusChange& c : diff.changes) {
     out << "  " << c.id << ": " << status_text(c.before) << " -> " << status_text(c.after) << "\n";

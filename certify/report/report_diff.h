@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "certify/report/report.h"
@@ -37,12 +38,20 @@ struct ReportDiff {
   std::vector<Slowdown> slowdowns;
   /// Cases failing in B (is_failing) that did not fail in A, absent from A included.
   std::vector<std::string> regressions;
+  /// A's and B's suite versions when they differ: the same id may then name
+  /// another case, so the diff warns.
+  std::optional<std::pair<std::string, std::string>> suite_versions;
 };
 
 /// Compares the two reports' cases by id.
 ReportDiff diff_reports(const Report& a, const Report& b);
 
-/// The diff as text, one line per change; says so when nothing changed.
+/// The warning that the two reports are of different suite versions;
+/// empty when they are of the same one.
+std::string suite_version_warning(const ReportDiff& diff);
+
+/// The diff as text, one line per change, after the suite-version warning
+/// when there is one; says so when nothing changed.
 std::string diff_text(const ReportDiff& diff);
 
 }  // namespace vyre::certify

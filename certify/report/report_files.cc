@@ -3,6 +3,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "certify/report/report_json.h"
 #include "certify/report/report_writers.h"
@@ -26,7 +27,25 @@ Result<Ok> write_file(const std::filesystem::path& path, const std::string& text
   return Ok{};
 }
 
+/// True when `path` is a regular file (not a link) starting with kReproMarker.
+bool is_our_repro(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))) return false;
+  std::ifstream f(path, std::ios::binary);
+  std::string first(kReproMarker.size(), '\0');
+  f.read(first.data(), static_cast<std::streamsize>(first.size()));
+  return f && first == kReproMarker;
+}
+
 }  // namespace
+
+void remove_repro_file(const std::string& out_dir, const std::string& relative) {
+  const std::filesystem::path path(relative);
+  if (path.parent_path() != "repro" || path.filename() == ".." || path.filename().empty()) return;
+  const std::filesystem::path file = std::filesystem::path(out_dir) / path;
+  std::error_code ec;
+  if (is_our_repro(file)) std::filesystem::remove(file, ec);
+}
 
 Result<Ok> clear_old_repros(const std::string& out_dir) {
   const std::filesystem::path dir = std::filesystem::path(out_dir) / "repro";
@@ -66,6 +85,17 @@ std::string write_repro_file(const std::string& out_dir, const TestCase& repro) 
 Result<Ok> copy_repro_files(const Report& report, const std::string& from_dir,
                             const std::string& out_dir) {
   const std::filesystem::path to = std::filesystem::path(out_dir) / "repro";
+  // A link would copy whatever it points at (any file the merging user can
+  // read) into the merged folder, or write through it: refused, never followed.
+  const auto refuse_link = [](const std::filesystem::path& p) -> std::optional<Error> {
+    std::error_code ec;
+    if (!std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec))) return std::nullopt;
+    return Error{p.string() +
+                 " is a symbolic link; merge copies only regular repro files and follows no link"};
+  };
+  for (const std::filesystem::path& folder : {std::filesystem::path(from_dir) / "repro", to}) {
+    if (auto link = refuse_link(folder)) return *link;
+  }
   for (const CaseResult& c : report.cases) {
     if (!c.failure) continue;
     for (const std::string* name :
@@ -77,6 +107,9 @@ Result<Ok> copy_repro_files(const Report& report, const std::string& from_dir,
         continue;
       }
       const std::filesystem::path source = std::filesystem::path(from_dir) / relative;
+      for (const std::filesystem::path& end : {source, to / relative.filename()}) {
+        if (auto link = refuse_link(end)) return *link;
+      }
       std::error_code ec;
       if (!std::filesystem::is_regular_file(source, ec)) continue;
       std::filesystem::create_directories(to, ec);

@@ -28,11 +28,17 @@ Result<Ok> clear_old_repros(const std::string& out_dir);
 /// report keeps its truncated bytes instead).
 std::string write_repro_file(const std::string& out_dir, const TestCase& repro);
 
+/// Deletes the repro file `relative` ("repro/FILE", as write_repro_file
+/// returns it) from `out_dir` when it is one this tool wrote; does nothing
+/// for "" or any other path.
+void remove_repro_file(const std::string& out_dir, const std::string& relative);
+
 /// Copies the repro files `report`'s failures name (paths under repro/,
 /// relative to `from_dir`, where that report was written) into `out_dir`:
 /// how `merge` keeps each shard's repros beside the merged report. A named
 /// file that is missing is skipped (the report still holds the bytes); a
-/// path outside repro/ is never followed.
+/// path outside repro/ is never followed; a symbolic link (repro/ itself, a
+/// named file, or its destination) is an Error.
 Result<Ok> copy_repro_files(const Report& report, const std::string& from_dir,
                             const std::string& out_dir);
 

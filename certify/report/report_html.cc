@@ -3,6 +3,7 @@
 // sections so a new part of the report is one more function.
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "certify/report/failure_words.h"
 #include "certify/report/html_parts.h"
@@ -238,8 +239,23 @@ void coverage_section(const Page& page, std::string& out) {
   out += element("p", "Not reached: " + list);
 }
 
-void mutation_section(const Page&, std::string& out) {
-  out += "<h2>Suite strength</h2>\n" + element("p", mutation_score_line());
+/// The known failures the run judged, each with why it is known to fail.
+void known_failures_section(const Page& page, std::string& out) {
+  const std::optional<BaselineComparison>& b = page.report.baseline;
+  if (!b || b->known.empty()) return;
+  out += "<h2>Known failures</h2>\n" + element("p", "Known from " + b->source + ".");
+  out += "<table>\n" + header_row({"case", "now", "reason", "link"});
+  const std::set<std::string> fixed(b->fixed.begin(), b->fixed.end());
+  for (const KnownFailure& k : b->known) {
+    out += tr({td(k.case_id), td(fixed.contains(k.case_id) ? "fixed" : "still failing"),
+               td(k.reason), td(k.link)});
+  }
+  out += "</table>\n";
+}
+
+void mutation_section(const Page& page, std::string& out) {
+  out += "<h2>Suite strength</h2>\n" + element("p", mutation_score_line(page.report.backend));
+  if (!mutation_score_measured(page.report.backend)) return;
   out += "<table>\n" + header_row({"surviving mutant", "why"});
   for (const SurvivingMutant& m : surviving_mutants()) out += tr({td(m.name), td(m.reason)});
   out += "</table>\n";
@@ -262,8 +278,9 @@ void cases_section(const Page& page, std::string& out) {
 
 /// The page's sections, top to bottom.
 using Section = void (*)(const Page&, std::string&);
-constexpr Section kSections[] = {verdict_section,  levels_section,   time_section, failures_section,
-                                 coverage_section, mutation_section, cases_section};
+constexpr Section kSections[] = {verdict_section,  levels_section,   time_section,
+                                 failures_section, coverage_section, known_failures_section,
+                                 mutation_section, cases_section};
 
 }  // namespace
 

@@ -95,10 +95,17 @@ nlohmann::json shard_to_json(const ShardInfo& s) {
 }
 
 nlohmann::json baseline_to_json(const BaselineComparison& b) {
+  nlohmann::json known = nlohmann::json::array();
+  for (const KnownFailure& k : b.known) {
+    nlohmann::json entry = {{"case", k.case_id}, {"reason", k.reason}};
+    if (!k.link.empty()) entry["link"] = k.link;
+    known.push_back(std::move(entry));
+  }
   return {{"source", b.source},
           {"new_failures", b.new_failures},
           {"fixed", b.fixed},
-          {"still_failing", b.still_failing}};
+          {"still_failing", b.still_failing},
+          {"known", known}};
 }
 
 }  // namespace
@@ -156,8 +163,8 @@ nlohmann::json report_to_json(const Report& r) {
                       {"levels", levels},
                       {"cases", cases},
                       {"certified", r.certified},
-                      {"reason", r.reason},
-                      {"mutation_score", mutation_score_json()}};
+                      {"reason", r.reason}};
+  if (auto score = mutation_score_json(r.backend)) j["mutation_score"] = std::move(*score);
   if (r.random_programs) j["random_programs"] = random_programs_to_json(*r.random_programs);
   // Written only when used, so unsharded runs without a baseline keep schema 1's shape.
   if (r.shard) j["shard"] = shard_to_json(*r.shard);
@@ -250,9 +257,18 @@ Result<ParsedReport> parse_report_text(std::string_view text) {
   // never sees it.
   std::vector<std::set<std::string>> open_objects;
   ParsedReport parsed;
-  const nlohmann::json::parser_callback_t track_keys = [&](int, nlohmann::json::parse_event_t event,
+  bool too_deep = false;
+  const nlohmann::json::parser_callback_t track_keys = [&](int depth,
+                                                           nlohmann::json::parse_event_t event,
                                                            nlohmann::json& value) {
     using Event = nlohmann::json::parse_event_t;
+    // Copying, hashing and freeing a value recurse once per level: a deeper
+    // one is dropped while parsing (the parser itself keeps its own stack),
+    // so no deep value is ever built.
+    if ((event == Event::object_start || event == Event::array_start) && depth >= kMaxReportDepth) {
+      too_deep = true;
+    }
+    if (too_deep) return false;
     if (event == Event::object_start) open_objects.emplace_back();
     if (event == Event::object_end && !open_objects.empty()) open_objects.pop_back();
     if (event == Event::key && !open_objects.empty() && !parsed.repeated_key &&
@@ -263,6 +279,10 @@ Result<ParsedReport> parse_report_text(std::string_view text) {
   };
   parsed.json = nlohmann::json::parse(text, track_keys, /*allow_exceptions=*/false);
   if (parsed.json.is_discarded()) return Error{"not valid JSON"};
+  if (too_deep) {
+    return Error{"arrays and objects nested more than " + std::to_string(kMaxReportDepth) +
+                 " levels deep; a report nests a few levels, so this is no report"};
+  }
   return parsed;
 }
 

@@ -48,7 +48,13 @@ struct ParsedReport {
   std::optional<std::string> repeated_key;
 };
 
-/// Parses report.json text; an Error when it is not valid JSON.
+/// How deep arrays and objects may nest in report.json: a report reaches
+/// about 5 levels; a far deeper file would overflow the stack of code that
+/// walks values recursively (copying, hashing), so it is refused.
+inline constexpr int kMaxReportDepth = 64;
+
+/// Parses report.json text; an Error when it is not valid JSON or nests
+/// deeper than kMaxReportDepth.
 Result<ParsedReport> parse_report_text(std::string_view text);
 
 /// The device's capabilities as report.json's `device` member.

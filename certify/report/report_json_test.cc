@@ -194,6 +194,22 @@ TEST(ParseReportText, FindsAKeyRepeatedInOneObject) {
   EXPECT_FALSE(parse_report_text(R"({"a": )").ok());
 }
 
+TEST(ParseReportText, RefusesNestingPastTheBound) {
+  // 100,000 levels overflowed the stack when the parsed value was copied.
+  const std::string deep =
+      R"({"schema_version": 1, "a": )" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  auto parsed = parse_report_text(deep);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.error().message.find("nested more than 64 levels deep"), std::string::npos)
+      << parsed.error().message;
+  // 64 levels (the outer object and 63 arrays) is still read; 65 is not.
+  const auto nested = [](size_t arrays) {
+    return "{\"a\": " + std::string(arrays, '[') + std::string(arrays, ']') + "}";
+  };
+  EXPECT_TRUE(parse_report_text(nested(63)).ok());
+  EXPECT_FALSE(parse_report_text(nested(64)).ok());
+}
+
 TEST(Certificate, RejectsMissingCertificateAndUnknownSchema) {
   nlohmann::json j = report_to_json(sample_report());
   EXPECT_FALSE(verify_certificate(j).ok());

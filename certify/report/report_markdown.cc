@@ -27,6 +27,12 @@ void baseline_markdown(const BaselineComparison& b, std::ostringstream& out) {
   id_list("new failures", b.new_failures, out);
   id_list("fixed (known, now passing)", b.fixed, out);
   id_list("still failing (known)", b.still_failing, out);
+  if (b.known.empty()) return;
+  out << "\n| known failure | reason | link |\n|---|---|---|\n";
+  for (const KnownFailure& k : b.known) {
+    out << "| " << markdown_text(k.case_id) << " | " << markdown_text(k.reason) << " | "
+        << markdown_text(k.link) << " |\n";
+  }
 }
 
 }  // namespace
@@ -57,7 +63,7 @@ std::string report_markdown(const Report& r) {
         << " of " << r.shard->selected << " selected cases) |\n";
   }
   if (r.shards) out << "| merged from | " << r.shards->size() << " shard reports |\n";
-  out << "| suite strength | " << mutation_score_line() << " |\n\n";
+  out << "| suite strength | " << mutation_score_line(r.backend) << " |\n\n";
 
   out << "## Levels\n\n| level | covers | cases | passed | failed | not supported | certified |\n"
       << "|---|---|---|---|---|---|---|\n";

@@ -84,6 +84,26 @@ TEST(MutationScore, MarkdownShowsTheScoreLine) {
       << md;
 }
 
+TEST(MutationScore, AnotherBackendsReportCarriesNoScore) {
+  // The record measured the Vulkan backend's seeded bugs: an OpenCL report
+  // carried that score as if it were its own.
+  for (const std::string backend : {"opencl", "reference", "./libmybackend.so"}) {
+    Report r;
+    r.backend = backend;
+    judge(r);
+    const nlohmann::json j = with_certificate(report_to_json(r));
+    EXPECT_FALSE(j.contains("mutation_score")) << backend;
+    auto verified = verify_report(j);
+    EXPECT_TRUE(verified.ok()) << verified.error().message;
+    const std::string not_measured = "mutation score: not measured for this backend";
+    const std::string md = report_markdown(r);
+    EXPECT_NE(md.find("| suite strength | " + not_measured), std::string::npos) << md;
+    const std::string html = report_html(r, "00");
+    EXPECT_NE(html.find(not_measured), std::string::npos) << backend;
+    EXPECT_EQ(html.find("surviving mutant"), std::string::npos) << backend;
+  }
+}
+
 TEST(MutationRecord, KilledAndSurvivingAddUpToTheCatalogue) {
   EXPECT_GT(kMutantsTotal, 0u);
   EXPECT_EQ(kMutantsKilled + surviving_mutants().size(), kMutantsTotal);

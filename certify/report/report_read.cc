@@ -190,7 +190,12 @@ Result<SealedReport> report_from_json(const nlohmann::json& json) {
       r.baseline = BaselineComparison{b["source"].get<std::string>(),
                                       b["new_failures"].get<std::vector<std::string>>(),
                                       b["fixed"].get<std::vector<std::string>>(),
-                                      b["still_failing"].get<std::vector<std::string>>()};
+                                      b["still_failing"].get<std::vector<std::string>>(),
+                                      {}};
+      for (const nlohmann::json& k : b.value("known", nlohmann::json::array())) {
+        r.baseline->known.push_back(
+            {k["case"].get<std::string>(), k["reason"].get<std::string>(), k.value("link", "")});
+      }
     }
     // The levels and verdict verify_report found equal to what judge gives.
     judge(r);

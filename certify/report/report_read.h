@@ -25,7 +25,7 @@ struct SealedReport {
 /// shown cut ("...(N bytes in all, cut here)") read back as their shown bytes
 /// followed by zeros up to N, so that writing the report again gives the same
 /// text; those zeros are not data. mutation_score is not read: the writer
-/// always records this build's score.
+/// records this build's score where it was measured for the report's backend.
 Result<SealedReport> report_from_json(const nlohmann::json& json);
 
 /// Reads, parses and verifies the report.json at `path`; an Error names the

@@ -66,7 +66,7 @@ Report report_to_read_back() {
   r.cases = {pass, fail};
   r.random_programs = RandomProgramSummary{10, 2, 8, {{"bin", 3, 4}}, {"bin.add u32"}};
   r.shard = ShardInfo{2, 3, 9, "abc"};
-  r.baseline = BaselineComparison{"old/report.json", {"L5/b"}, {}, {}};
+  r.baseline = BaselineComparison{"old/report.json", {"L5/b"}, {}, {}, {}};
   judge(r);
   return r;
 }

@@ -106,10 +106,15 @@ constexpr Field kShardFields[] = {{"index", Type::Unsigned},
                                   {"count", Type::Unsigned},
                                   {"selected", Type::Unsigned},
                                   {"selection_digest", Type::String}};
-constexpr Field kBaselineFields[] = {{"source", Type::String},
-                                     {"new_failures", Type::StringArray},
-                                     {"fixed", Type::StringArray},
-                                     {"still_failing", Type::StringArray}};
+constexpr Field kKnownFailureFields[] = {
+    {"case", Type::String}, {"reason", Type::String}, {"link", Type::String, true}};
+constexpr Field kBaselineFields[] = {
+    {"source", Type::String},
+    {"new_failures", Type::StringArray},
+    {"fixed", Type::StringArray},
+    {"still_failing", Type::StringArray},
+    // Optional: reports written before the reasons were recorded lack it.
+    {"known", Type::ObjectArray, true, kKnownFailureFields}};
 constexpr Field kRunTimingFields[] = {{"wall", Type::Unsigned}, {"phases", Type::UnsignedMap}};
 /// The report without its certificate (verify_certificate checks that).
 constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
@@ -345,6 +350,17 @@ Result<Ok> check_gate_members(const nlohmann::json& body) {
     if (is_fail && !listed_failing.contains(id)) {
       return Error{"/baseline: the failing case `" + id +
                    "` is neither a new failure nor still failing"};
+    }
+  }
+  // Each reason belongs to a known failure the run judged: fixed or still failing.
+  std::set<std::string> known_ids;
+  for (const char* list : {"fixed", "still_failing"}) {
+    for (const nlohmann::json& id : body["baseline"][list]) known_ids.insert(id.get<std::string>());
+  }
+  for (const nlohmann::json& k : body["baseline"].value("known", nlohmann::json::array())) {
+    if (!known_ids.contains(k["case"].get<std::string>())) {
+      return Error{"/baseline/known: `" + k["case"].get<std::string>() +
+                   "` is neither fixed nor still failing"};
     }
   }
   return Ok{};

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <thread>
@@ -90,6 +91,34 @@ TEST(GateRetry, ADeviceLossIsRetriedOnAFreshBackendWhichTheRunKeeps) {
   EXPECT_FALSE(report.cases[1].retried);
   EXPECT_EQ(gate.reopened, 1);
   EXPECT_TRUE(report.certified);
+}
+
+/// The files in `dir`/repro; none when the folder does not exist.
+std::vector<std::string> repro_files(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir + "/repro", ec)) {
+    names.push_back(e.path().filename().string());
+  }
+  return names;
+}
+
+TEST(GateRetry, APassOnRetryLeavesNoRepro) {
+  ScriptedBackend first(lost);
+  GateRun gate({"L1/test/a"}, right);
+  gate.options.out_dir = testing::TempDir() + "certification_gate_test_pass_on_retry";
+  std::filesystem::remove_all(gate.options.out_dir);
+  const Report report = gate.run(first);
+  ASSERT_EQ(report.cases.size(), 1u);
+  EXPECT_EQ(report.cases[0].verdict, Verdict::Pass) << report.cases[0].message;
+  EXPECT_EQ(repro_files(gate.options.out_dir), std::vector<std::string>{});
+  // Lost again on the fresh backend: the repro stays, named by the report.
+  GateRun again({"L1/test/a"}, lost);
+  again.options.out_dir = gate.options.out_dir;
+  const Report failed = again.run(first);
+  ASSERT_TRUE(failed.cases[0].failure.has_value());
+  EXPECT_EQ(failed.cases[0].failure->repro, "repro/L1_test_a.vyre");
+  EXPECT_EQ(repro_files(again.options.out_dir), std::vector<std::string>{"L1_test_a.vyre"});
 }
 
 /// Twelve case ids, L1/test/c0 .. c11.

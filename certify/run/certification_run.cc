@@ -236,6 +236,7 @@ Report run_certification(Backend& backend, const Capabilities& device,
         // uses a fresh one.
         const Verdict first = r.verdict;
         const std::string first_message = r.message;
+        const std::string first_repro = r.failure ? r.failure->repro : "";
         Result<Backend*> fresh = backend_after_loss(on);
         if (fresh.ok()) {
           on = *fresh;
@@ -244,6 +245,11 @@ Report run_certification(Backend& backend, const Capabilities& device,
           last_repro.reset();
           r = run_case(*on, c, run_options, write_repro, &expectations);
           r.message = retried_message(first, first_message, r.message);
+          // The report names only the retry's repro: the first attempt's
+          // file, unless the retry wrote the same one, would be an orphan.
+          if (!r.failure || r.failure->repro != first_repro) {
+            remove_repro_file(options.out_dir, first_repro);
+          }
         } else {
           r.message = retried_message(first, first_message,
                                       "no fresh backend could be opened: " + fresh.error().message);

@@ -76,5 +76,30 @@ TEST(OutputJudge, GraphBfsAcceptsAnyRowOrderAndCatchesAWrongCount) {
   FAIL() << "no graph.bfs archetype has two findings";
 }
 
+TEST(OutputJudge, GraphBfsJudgesEveryOtherExpectedBufferByteForByte) {
+  auto cases = archetypes::graph_cases();
+  ASSERT_TRUE(cases.ok()) << cases.error().message;
+  ASSERT_FALSE(cases->empty());
+  const archetypes::GraphCase& gc = cases->front();
+  TestCase c = gc.test_case;
+  c.expected = gc.canonical_expected;
+  c.comparison = Comparison::GraphBfs;
+  auto ref = reference::run(c.program, c.inputs, c.grid);
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  BufferSet out = ref->outputs;
+  ASSERT_EQ(judge_outputs(c, out).difference, std::nullopt);
+  // Expecting 999 in a buffer of its own and observing 12345 passed before.
+  (*c.expected)["extra"] = {0xE7, 0x03, 0, 0};
+  out["extra"] = {0x39, 0x30, 0, 0};
+  auto judged = judge_outputs(c, out);
+  ASSERT_NE(judged.difference, std::nullopt);
+  EXPECT_NE(judged.difference->find("buffer `extra` differs"), std::string::npos)
+      << *judged.difference;
+  out.erase("extra");
+  EXPECT_NE(judge_outputs(c, out).difference, std::nullopt);
+  out["extra"] = {0xE7, 0x03, 0, 0};
+  EXPECT_EQ(judge_outputs(c, out).difference, std::nullopt);
+}
+
 }  // namespace
 }  // namespace vyre::certify

@@ -204,6 +204,7 @@ Result<Report> merge_shard_reports(const std::vector<SealedReport>& shards,
       joined.fixed.insert(joined.fixed.end(), b.fixed.begin(), b.fixed.end());
       joined.still_failing.insert(joined.still_failing.end(), b.still_failing.begin(),
                                   b.still_failing.end());
+      joined.known.insert(joined.known.end(), b.known.begin(), b.known.end());
     }
     for (auto* list : {&joined.new_failures, &joined.fixed, &joined.still_failing}) {
       for (const std::string& id : *list) {
@@ -212,6 +213,15 @@ Result<Report> merge_shard_reports(const std::vector<SealedReport>& shards,
       }
       std::sort(list->begin(), list->end(), by_catalog);
     }
+    for (const KnownFailure& k : joined.known) {
+      if (!position.contains(k.case_id))
+        return Error{"the baseline gives a reason for `" + k.case_id +
+                     "`, not a case of the catalog"};
+    }
+    std::sort(joined.known.begin(), joined.known.end(),
+              [&](const KnownFailure& a, const KnownFailure& b) {
+                return by_catalog(a.case_id, b.case_id);
+              });
     merged.baseline = std::move(joined);
   }
   judge(merged);
