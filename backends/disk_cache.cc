@@ -71,6 +71,10 @@ std::string temporary_name() {
 
 }  // namespace
 
+std::string sha256_hex(std::string_view text) {
+  return hex(sha256(text));
+}
+
 std::string default_disk_cache_dir() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/') {
     return (fs::path(xdg) / "vyre-certify").string();

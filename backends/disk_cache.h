@@ -26,6 +26,9 @@ inline constexpr uint64_t kDefaultDiskCacheBytes = uint64_t{1} << 30;
 /// $HOME/.cache/vyre-certify; empty when neither variable is set.
 std::string default_disk_cache_dir();
 
+/// The SHA-256 of `text` in lowercase hex (64 characters).
+std::string sha256_hex(std::string_view text);
+
 /// What a cache did during this process, for the report.
 struct DiskCacheCounts {
   uint64_t hits = 0;

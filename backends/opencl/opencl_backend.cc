@@ -1,13 +1,16 @@
 // The opencl backend: lazy device, compile, dispatch and recovery.
 #include "backends/opencl/opencl_backend.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <vector>
 
+#include "backends/disk_cache.h"
 #include "backends/opencl/buffer_pool.h"
 #include "backends/opencl/dispatch_checks.h"
 #include "backends/opencl/dispatch_run.h"
@@ -18,11 +21,21 @@ namespace vyre::opencl {
 namespace {
 
 /// Kernels kept per context; a certification run compiles far more programs.
-constexpr size_t kKernelCacheCapacity = 256;
+constexpr size_t kKernelCacheCapacity = 1024;
+/// Most threads that build kernels ahead, per context.
+constexpr unsigned kMaxBuilderThreads = 16;
 /// Bytes of free buffers kept per context for later dispatches.
 constexpr uint64_t kBufferPoolBytes = uint64_t{256} << 20;
 
 std::atomic<uint64_t> next_program_id{1};
+
+/// What names `device`'s compiler in the disk cache's keys: a binary is
+/// reused only by the same platform, driver version, device and options.
+std::string device_key(const ClDevice& device) {
+  const Capabilities& c = device.capabilities;
+  return "driver: " + c.driver + "\napi: " + c.api + "\ndevice: " + c.device_name +
+         "\noptions: " + kBuildOptions;
+}
 
 }  // namespace
 
@@ -51,8 +64,10 @@ struct OpenClBackend::State {
   std::unique_ptr<BufferPool> buffers;
   // Queues abandoned with hung work: never released (see ClQueue).
   std::vector<std::shared_ptr<ClQueue>> abandoned;
-  std::atomic<uint64_t> kernels_built{0};
   uint64_t contexts_created = 0;
+  std::shared_ptr<BuildCounts> counts = std::make_shared<BuildCounts>();
+  /// Built programs between runs; null without BackendOptions::cache_dir.
+  std::unique_ptr<DiskCache> disk;
 
   ~State() {
     buffers.reset();
@@ -74,7 +89,11 @@ struct OpenClBackend::State {
       Result<std::unique_ptr<ClQueue>> created = ClQueue::create(*api, **d);
       if (!created.ok()) return created.error();
       current.queue = std::move(*created);
-      current.kernels = std::make_shared<KernelCache>(*api, current.queue, kKernelCacheCapacity);
+      auto builder = std::make_unique<ProgramBuilder>(
+          *api, current.queue, disk.get(), device_key(**d), (*d)->capabilities.device_name, counts);
+      current.kernels = std::make_shared<KernelCache>(
+          std::move(builder), kKernelCacheCapacity,
+          std::clamp(std::thread::hardware_concurrency(), 1u, kMaxBuilderThreads));
       buffers = std::make_unique<BufferPool>(*api, *current.queue, (*d)->limits.max_mem_alloc_size,
                                              kBufferPoolBytes);
       ++contexts_created;
@@ -93,11 +112,13 @@ struct OpenClBackend::State {
   /// After a hang (the queue was abandoned) or a failed kernel, drop the
   /// queue so that the next dispatch gets a fresh context.
   void recover(Status status) {
+    QueueHandles dropped;  // Let go after the lock: its builders finish their builds first.
     std::lock_guard lock(mutex);
     const bool hung = current.queue && current.queue->abandoned();
     if (!current.queue || (!hung && status != Status::DeviceLost)) return;
     buffers.reset();  // Releases nothing on an abandoned queue.
     if (hung) abandoned.push_back(current.queue);
+    dropped = std::move(current);
     current = {};
   }
 
@@ -129,6 +150,9 @@ struct OpenClBackend::State {
 
 OpenClBackend::OpenClBackend(BackendOptions options) : state_(std::make_unique<State>()) {
   state_->options = std::move(options);
+  if (!state_->options.cache_dir.empty()) {
+    state_->disk = std::make_unique<DiskCache>(state_->options.cache_dir);
+  }
 }
 
 OpenClBackend::~OpenClBackend() = default;
@@ -168,14 +192,13 @@ DispatchOutcome OpenClBackend::dispatch(const CompiledProgram& compiled, const B
 
   const auto setup_start = std::chrono::steady_clock::now();
   bool built = false;
-  Result<std::shared_ptr<const BuiltKernel>> kernel = queue->kernels->get(
-      program->id(), program->lowered(), device.capabilities.device_name, built);
+  Result<std::shared_ptr<const BuiltKernel>> kernel =
+      queue->kernels->get(program->id(), program->lowered().source, built);
   if (!kernel.ok()) return {Status::CompileError, kernel.error().message, {}, {}};
   const double setup_ms = built ? std::chrono::duration<double, std::milli>(
                                       std::chrono::steady_clock::now() - setup_start)
                                       .count()
                                 : 0.0;
-  state_->kernels_built += built ? 1 : 0;
   if (iface.workgroup_invocations() > (*kernel)->max_work_group_size) {
     return {Status::NotSupported,
             "invocations per workgroup " + std::to_string(iface.workgroup_invocations()) +
@@ -199,15 +222,30 @@ void OpenClBackend::prepare(const CompiledProgram& compiled) {
   if (program == nullptr) return;
   std::optional<QueueHandles> queue = state_->open_queue();
   if (!queue) return;
-  bool built = false;
-  // A failed build is not kept: the dispatch builds again and reports it.
-  (void)queue->kernels->get(program->id(), program->lowered(),
-                            state_->device->capabilities.device_name, built);
-  state_->kernels_built += built ? 1 : 0;
+  queue->kernels->prepare(program->id(), program->lowered().source);
 }
 
 uint64_t OpenClBackend::kernels_built() const {
-  return state_->kernels_built;
+  return state_->counts->kernels_built;
+}
+uint64_t OpenClBackend::kernels_loaded() const {
+  return state_->counts->kernels_loaded;
+}
+uint64_t OpenClBackend::programs_built() const {
+  return state_->counts->programs_built;
+}
+
+std::optional<DriverCacheUse> OpenClBackend::driver_cache() const {
+  if (!state_->disk) return std::nullopt;
+  const DiskCacheCounts c = state_->disk->counts();
+  DriverCacheUse use;
+  use.dir = state_->disk->dir().string();
+  use.what = "OpenCL program binaries";
+  use.hits = state_->counts->kernels_loaded;
+  use.misses = state_->counts->kernels_built;
+  use.rejected = c.rejected + state_->counts->binaries_refused;
+  use.stored = c.stored;
+  return use;
 }
 uint64_t OpenClBackend::contexts_created() const {
   return state_->contexts_created;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "backends/backend.h"
 #include "backends/backend_options.h"
@@ -49,13 +50,20 @@ class OpenClBackend final : public Backend {
   /// kernel in the context the dispatches use, under the backend's lock for
   /// what they share.
   bool compiles_concurrently() const override { return true; }
-  /// Builds the kernel of `program` (clBuildProgram) into the kernel cache,
-  /// in the context already open (never opening one), so that its first
-  /// dispatch finds it.
+  /// Queues the kernel of `program` for the builder threads of the context
+  /// already open (never opening one), which build queued kernels in groups,
+  /// one clBuildProgram each (kernel_cache.h); its first dispatch waits for
+  /// that build, or builds the kernel itself if no builder took it yet.
   void prepare(const CompiledProgram& program) override;
-  /// Kernels built (clBuildProgram) so far; a cached program's later
-  /// dispatches add none.
+  /// Kernels built from source so far (all contexts); a cached program's
+  /// later dispatches add none, nor do kernels loaded from the disk cache.
   uint64_t kernels_built() const;
+  /// Kernels loaded from the disk cache (BackendOptions::cache_dir) so far.
+  uint64_t kernels_loaded() const;
+  /// clBuildProgram calls on source so far (a call builds one or more kernels).
+  uint64_t programs_built() const;
+  /// The disk cache's use; nullopt without BackendOptions::cache_dir.
+  std::optional<DriverCacheUse> driver_cache() const override;
   /// Contexts created so far (1 + recoveries, once one was needed).
   uint64_t contexts_created() const;
 
