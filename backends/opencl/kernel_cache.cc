@@ -6,6 +6,12 @@
 #include "backends/opencl/program_batch.h"
 
 namespace vyre::opencl {
+namespace {
+
+/// No program's id: what a builder, which waits for none, asks build_group for.
+constexpr uint64_t kNoProgramId = ~uint64_t{0};
+
+}  // namespace
 
 KernelCache::~KernelCache() {
   {
@@ -106,7 +112,7 @@ void KernelCache::builder_loop() {
     take_pending(group, std::clamp<size_t>(share, 1, kMaxKernelsPerProgram));
     lock.unlock();
     // A failed kernel is left for its dispatch to build again and report.
-    (void)build_group(group, 0);
+    (void)build_group(group, kNoProgramId);
     lock.lock();
   }
 }

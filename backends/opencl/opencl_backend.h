@@ -45,6 +45,13 @@ class OpenClBackend final : public Backend {
   CompileOutcome compile(const Program& program) override;
   DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                            const Grid& grid) override;
+  /// The runs enqueued together and waited for once per submission, each
+  /// compared with run 0 on the device (batch_run.h).
+  BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
+                             const Grid& grid, const BatchOptions& options) override;
+  /// Test only: dispatch_runs overwrites word 0 of the first output of this
+  /// run (nullopt: none), as a nondeterministic program might.
+  void perturb_run_for_testing(std::optional<uint32_t> run);
 
   /// compile() lowers on the calling thread, and prepare() builds the
   /// kernel in the context the dispatches use, under the backend's lock for
@@ -69,6 +76,11 @@ class OpenClBackend final : public Backend {
 
  private:
   struct State;
+  struct Ready;
+  /// Checks the inputs and limits and finds (or builds) the kernel; on an
+  /// Error, `status` says which status the dispatch reports.
+  Result<Ready> ready(const CompiledProgram& compiled, const BufferSet& inputs, const Grid& grid,
+                      Status& status);
   std::unique_ptr<State> state_;
 };
 
