@@ -19,9 +19,13 @@ struct BackendChoice {
   std::string backend;
   std::optional<std::string> device;
   std::optional<std::chrono::milliseconds> timeout;
+  /// --cache-dir: the folder of the on-disk driver cache (default:
+  /// default_disk_cache_dir()); --no-cache keeps none.
+  std::optional<std::string> cache_dir;
+  bool no_cache = false;
 };
 
-/// Takes `flag value` when flag is --backend, --device or --timeout-ms: true
+/// Takes `flag value` when flag is --backend, --device, --timeout-ms or --cache-dir: true
 /// when it was one of them. `error` gets a usage problem (a repeated option,
 /// a bad number).
 bool take_backend_option(const std::string& flag, const std::string& value, BackendChoice& choice,

@@ -32,7 +32,7 @@ constexpr std::string_view kUsage =
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
     "                    [--time-budget-s S] [--seed-policy fixed|date] [--gate FILE]\n"
     "                    [--baseline REPORT.json] [--shard I/N [--shard-times REPORT.json]]\n"
-    "                    [--quiet] [--dry-run]\n"
+    "                    [--cache-dir DIR | --no-cache] [--quiet] [--dry-run]\n"
     "  NAME is a built-in backend (reference, vulkan, opencl) or a plugin path\n"
     "  (./libmybackend.so), which runs in a child process so that a crash or hang fails\n"
     "  one case, not the run.\n"
@@ -50,6 +50,10 @@ constexpr std::string_view kUsage =
     "  is given; the policy is recorded in report.json.\n"
     "  --gate FILE reads these options and [[known_failure]] tables from a TOML gate\n"
     "  file (certify/gate/README.md); options on the command line override it.\n"
+    "  --cache-dir keeps the vulkan and opencl drivers' compiled code between runs in DIR\n"
+    "  (default $XDG_CACHE_HOME/vyre-certify, else ~/.cache/vyre-certify; at most 1 GiB,\n"
+    "  least recently used first out); --no-cache keeps none. report.json's driver_cache\n"
+    "  says how many compiles the cache served.\n"
     "  --dry-run checks the options and the selection, prints them and runs nothing.\n"
     "  Each option may be given once. A reused --out keeps no old repro: the repro files\n"
     "  an earlier run wrote there are deleted first (other files are left alone).\n"
@@ -75,8 +79,9 @@ struct Args {
 };
 
 constexpr std::string_view kValued[] = {
-    "--backend", "--device",     "--level",         "--runs",          "--seed",        "--filter",
-    "--out",     "--timeout-ms", "--case-budget-s", "--time-budget-s", "--seed-policy", "--gate"};
+    "--backend",     "--device", "--level",      "--runs",          "--seed",
+    "--filter",      "--out",    "--timeout-ms", "--case-budget-s", "--time-budget-s",
+    "--seed-policy", "--gate",   "--cache-dir"};
 
 /// The command line as (flag, value) pairs, with the gate file's options
 /// first for every flag the command line does not give; the gate's known
@@ -93,6 +98,10 @@ std::optional<std::string> collect_options(std::span<const std::string> args,
     }
     if (flag == "--dry-run") {
       out.dry_run = true;
+      continue;
+    }
+    if (flag == "--no-cache") {
+      out.backend.no_cache = true;
       continue;
     }
     if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued) &&
@@ -209,6 +218,9 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
     out.device_list.reset();
   }
   if (auto problem = check_backend_choice(out.backend)) return problem;
+  if (out.backend.no_cache && out.backend.cache_dir) {
+    return "--cache-dir and --no-cache contradict each other; give one";
+  }
   out.run.backend = out.backend.backend;
   if (out.run.out_dir.empty()) out.run.out_dir = default_out_dir(out.run.backend);
   return std::nullopt;

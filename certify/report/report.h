@@ -178,6 +178,10 @@ struct Report {
   std::optional<std::string> seed_policy;
   /// The whole run's time budget in seconds (--time-budget-s), when it had one.
   std::optional<uint32_t> time_budget_s;
+  /// How the backend's on-disk cache of driver-compiled code served the run
+  /// (the caller's backend; a retry's fresh one is not counted), when it
+  /// keeps one: hits mean warm compile times.
+  std::optional<DriverCacheUse> driver_cache;
 };
 
 /// Judges levels (fail closed) and the overall verdict from the case results:

@@ -162,6 +162,12 @@ nlohmann::json report_to_json(const Report& r) {
   if (r.baseline) j["baseline"] = baseline_to_json(*r.baseline);
   if (r.seed_policy) j["seed_policy"] = *r.seed_policy;
   if (r.time_budget_s) j["time_budget_s"] = *r.time_budget_s;
+  if (r.driver_cache) {
+    j["driver_cache"] = {
+        {"dir", r.driver_cache->dir},           {"what", r.driver_cache->what},
+        {"hits", r.driver_cache->hits},         {"misses", r.driver_cache->misses},
+        {"rejected", r.driver_cache->rejected}, {"stored", r.driver_cache->stored}};
+  }
   return j;
 }
 

@@ -267,6 +267,7 @@ Report run_certification(Backend& backend, const Capabilities& device,
   for (std::thread& t : others) t.join();
   add_phases(report, phases, RunClock::micros_since(cases_start));
   for (std::optional<CaseResult>& r : results) report.cases.push_back(std::move(*r));
+  report.driver_cache = backend.driver_cache();
   report.random_programs = summarize_random_programs(chosen, random_tally);
   judge(report);
   if (!options.known_failures.empty() || !options.known_failures_source.empty()) {
