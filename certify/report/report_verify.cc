@@ -106,6 +106,10 @@ constexpr Field kBaselineFields[] = {{"source", Type::String},
                                      {"new_failures", Type::StringArray},
                                      {"fixed", Type::StringArray},
                                      {"still_failing", Type::StringArray}};
+/// "driver_cache": how the backend's on-disk driver cache served the run.
+constexpr Field kDriverCacheFields[] = {{"dir", Type::String},        {"what", Type::String},
+                                        {"hits", Type::Unsigned},     {"misses", Type::Unsigned},
+                                        {"rejected", Type::Unsigned}, {"stored", Type::Unsigned}};
 constexpr Field kRunTimingFields[] = {{"wall", Type::Unsigned}, {"phases", Type::UnsignedMap}};
 /// The report without its certificate (verify_certificate checks that).
 constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
@@ -132,7 +136,9 @@ constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
                                    {"baseline", Type::Object, true, kBaselineFields},
                                    // Optional: the gate's seed policy and whole-run time budget.
                                    {"seed_policy", Type::String, true},
-                                   {"time_budget_s", Type::Unsigned, true}};
+                                   {"time_budget_s", Type::Unsigned, true},
+                                   // Optional: only backends that keep a driver cache on disk.
+                                   {"driver_cache", Type::Object, true, kDriverCacheFields}};
 
 bool is_unsigned(const nlohmann::json& v) {
   // Parsed text gives number_unsigned; values built in memory may be signed.
