@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -145,6 +146,18 @@ struct BatchOutcome {
   BatchTiming timing;
 };
 
+/// How a backend's on-disk cache of driver-compiled code served a run
+/// (BackendOptions::cache_dir), for the report: a reader sees whether the
+/// run's compile times were warm.
+struct DriverCacheUse {
+  std::string dir;        ///< The cache folder.
+  std::string what;       ///< What is cached, e.g. "Vulkan pipeline cache".
+  uint64_t hits = 0;      ///< Items served from the cache.
+  uint64_t misses = 0;    ///< Items the driver compiled.
+  uint64_t rejected = 0;  ///< Entries refused as truncated, corrupt or foreign.
+  uint64_t stored = 0;    ///< Entries written.
+};
+
 /// A compute backend.
 class Backend {
  public:
@@ -181,6 +194,9 @@ class Backend {
   /// run's submissions overlap another's host work and round trips. 1 by
   /// default: one call at a time.
   virtual uint32_t concurrent_dispatches() const { return 1; }
+  /// How the backend's on-disk driver cache served the run so far; nullopt
+  /// when it keeps none (the default, or caching disabled).
+  virtual std::optional<DriverCacheUse> driver_cache() const { return std::nullopt; }
 };
 
 /// Records run `run`'s outputs in `outcome` (the first run's, or a differing

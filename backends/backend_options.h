@@ -24,6 +24,11 @@ struct BackendOptions {
   /// Stage every buffer through a host-visible copy even where device memory
   /// is host-visible (exercises the discrete-GPU path on an integrated one).
   bool force_staging = false;
+  /// Folder of the on-disk cache of driver-compiled code (OpenCL program
+  /// binaries, the Vulkan pipeline cache; backends/disk_cache.h); empty
+  /// keeps none. The CLI sets it (--cache-dir, --no-cache); tests point it
+  /// at a temporary folder.
+  std::string cache_dir;
   /// Threads the reference backend's dispatch_runs spreads runs over (0: one
   /// per host core; 1: serial).
   uint32_t host_threads = 0;

@@ -6,6 +6,10 @@
 # CTest runs it as: cmake -DCLI=... -DSHARD=I/N -DOUT=... -DTAKES_DEVICE=ON|OFF
 #   "-DARGS=--backend;vulkan;..." -P this.
 
+# The CLI keeps its driver cache under $XDG_CACHE_HOME: in the build tree,
+# never in the user's home.
+set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
+
 set(device "")
 if(TAKES_DEVICE AND DEFINED ENV{CTEST_RESOURCE_GROUP_COUNT})
   if(NOT "$ENV{CTEST_RESOURCE_GROUP_0_GPUS}" MATCHES "id:([^,;]+)")

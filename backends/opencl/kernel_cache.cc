@@ -1,104 +1,120 @@
-// Building and caching kernels.
+// Queued, built and cached kernels.
 #include "backends/opencl/kernel_cache.h"
 
-#include "backends/opencl/opencl_c_emitter.h"
+#include <algorithm>
+
+#include "backends/opencl/program_batch.h"
 
 namespace vyre::opencl {
 namespace {
 
-std::string build_log(const OpenClApi& api, cl_program program, cl_device_id device) {
-  size_t size = 0;
-  if (api.clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) !=
-      CL_SUCCESS) {
-    return "(no build log)";
-  }
-  std::string log(size, '\0');
-  api.clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-  return log;
-}
+/// No program's id: what a builder, which waits for none, asks build_group for.
+constexpr uint64_t kNoProgramId = ~uint64_t{0};
 
 }  // namespace
 
-namespace {
-
-/// Releases what `k` holds, unless its queue was abandoned with work that
-/// may still use it.
-void release_kernel(const OpenClApi& api, const ClQueue& queue, const BuiltKernel& k) {
-  if (queue.abandoned()) return;
-  if (k.kernel != nullptr) api.clReleaseKernel(k.kernel);
-  if (k.program != nullptr) api.clReleaseProgram(k.program);
-}
-
-}  // namespace
-
-Result<std::shared_ptr<const BuiltKernel>> KernelCache::get(uint64_t id,
-                                                            const LoweredKernel& lowered,
-                                                            const std::string& device_name,
-                                                            bool& built) {
-  built = false;
+KernelCache::~KernelCache() {
   {
     std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void KernelCache::prepare(uint64_t id, const std::string& source) {
+  {
+    std::lock_guard lock(mutex_);
+    if (kernels_.count(id) != 0 || in_flight_.count(id) != 0 || pending_.count(id) != 0) return;
+    pending_.emplace(id, source);
+    if (threads_.empty()) {
+      for (unsigned t = 0; t < std::max(threads_wanted_, 1u); ++t) {
+        threads_.emplace_back([this] { builder_loop(); });
+      }
+    }
+  }
+  changed_.notify_all();
+}
+
+Result<std::shared_ptr<const BuiltKernel>> KernelCache::get(uint64_t id, const std::string& source,
+                                                            bool& built) {
+  built = false;
+  std::vector<std::pair<uint64_t, std::string>> group;
+  {
+    std::unique_lock lock(mutex_);
+    // A builder has it in hand: wait for its result rather than build twice.
+    changed_.wait(lock, [&] { return in_flight_.count(id) == 0; });
     if (auto it = kernels_.find(id); it != kernels_.end()) {
       order_.splice(order_.begin(), order_, it->second.second);
       return it->second.first;
     }
+    // Queued or unknown: built here, with whatever else is queued.
+    pending_.erase(id);
+    in_flight_.insert(id);
+    group.emplace_back(id, source);
+    take_pending(group, kMaxKernelsPerProgram);
   }
-  Result<std::shared_ptr<const BuiltKernel>> kernel = build(lowered, device_name);
-  if (!kernel.ok()) return kernel.error();
-  std::lock_guard lock(mutex_);
-  if (auto it = kernels_.find(id); it != kernels_.end()) {
-    order_.splice(order_.begin(), order_, it->second.second);
-    return it->second.first;  // Another thread's build won; ours is dropped.
+  built = true;
+  return build_group(group, id);
+}
+
+void KernelCache::take_pending(std::vector<std::pair<uint64_t, std::string>>& group, size_t most) {
+  while (group.size() < most && !pending_.empty()) {
+    auto first = pending_.begin();
+    in_flight_.insert(first->first);
+    group.emplace_back(first->first, std::move(first->second));
+    pending_.erase(first);
   }
+}
+
+Result<std::shared_ptr<const BuiltKernel>> KernelCache::build_group(
+    const std::vector<std::pair<uint64_t, std::string>>& group, uint64_t wanted) {
+  std::vector<std::string_view> sources;
+  for (const auto& [id, source] : group) sources.push_back(source);
+  // The driver's compiler runs outside the lock.
+  std::vector<Result<std::shared_ptr<const BuiltKernel>>> results = builder_->build(sources);
+  Result<std::shared_ptr<const BuiltKernel>> mine = Error{"not built"};
+  {
+    std::lock_guard lock(mutex_);
+    for (size_t i = 0; i < group.size(); ++i) {
+      const uint64_t id = group[i].first;
+      in_flight_.erase(id);
+      if (results[i].ok()) insert_locked(id, *results[i]);
+      if (id == wanted) mine = std::move(results[i]);
+    }
+  }
+  changed_.notify_all();
+  return mine;
+}
+
+void KernelCache::insert_locked(uint64_t id, std::shared_ptr<const BuiltKernel> kernel) {
+  if (kernels_.count(id) != 0) return;
   if (kernels_.size() >= capacity_ && !order_.empty()) {
     kernels_.erase(order_.back());
     order_.pop_back();
   }
   order_.push_front(id);
-  built = true;
-  kernels_.emplace(id, std::make_pair(*kernel, order_.begin()));
-  return *kernel;
+  kernels_.emplace(id, std::make_pair(std::move(kernel), order_.begin()));
 }
 
-Result<std::shared_ptr<const BuiltKernel>> KernelCache::build(
-    const LoweredKernel& lowered, const std::string& device_name) const {
-  BuiltKernel k;
-  const auto failed = [&](std::string message) {
-    release_kernel(api_, *queue_, k);
-    return Error{std::move(message)};
-  };
-  const char* source = lowered.source.c_str();
-  const size_t length = lowered.source.size();
-  cl_int error = CL_SUCCESS;
-  k.program = api_.clCreateProgramWithSource(queue_->context(), 1, &source, &length, &error);
-  if (k.program == nullptr) {
-    return failed("clCreateProgramWithSource failed on " + device_name + ": " +
-                  cl_error_name(error));
+void KernelCache::builder_loop() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    ++idle_builders_;
+    changed_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+    --idle_builders_;
+    if (stopping_) return;
+    // An even share of what is queued among the builders free to take it:
+    // big groups when builds lag (one driver call for many kernels), every
+    // builder busy when many wait.
+    const size_t share = (pending_.size() + idle_builders_) / (idle_builders_ + 1);
+    std::vector<std::pair<uint64_t, std::string>> group;
+    take_pending(group, std::clamp<size_t>(share, 1, kMaxKernelsPerProgram));
+    lock.unlock();
+    // A failed kernel is left for its dispatch to build again and report.
+    (void)build_group(group, kNoProgramId);
+    lock.lock();
   }
-  cl_device_id device = queue_->device();
-  error = api_.clBuildProgram(k.program, 1, &device, kBuildOptions, nullptr, nullptr);
-  if (error != CL_SUCCESS) {
-    return failed("the OpenCL compiler of " + device_name + " rejected the kernel (" +
-                  cl_error_name(error) + "):\n" + build_log(api_, k.program, device) +
-                  "\n--- generated OpenCL C ---\n" + lowered.source);
-  }
-  k.kernel = api_.clCreateKernel(k.program, kKernelName, &error);
-  if (k.kernel == nullptr) {
-    return failed("clCreateKernel failed on " + device_name + ": " + cl_error_name(error));
-  }
-  size_t work_group_size = 0;
-  api_.clGetKernelWorkGroupInfo(k.kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof work_group_size,
-                                &work_group_size, nullptr);
-  k.max_work_group_size = work_group_size;
-  // The deleter holds the queue: its context outlives every kernel built in it.
-  const OpenClApi& api = api_;
-  std::shared_ptr<const ClQueue> queue = queue_;
-  return std::shared_ptr<const BuiltKernel>(new BuiltKernel(k),
-                                            [&api, queue](const BuiltKernel* held) {
-                                              release_kernel(api, *queue, *held);
-                                              delete held;
-                                            });
 }
 
 }  // namespace vyre::opencl

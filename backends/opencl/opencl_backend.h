@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "backends/backend.h"
 #include "backends/backend_options.h"
@@ -44,23 +45,42 @@ class OpenClBackend final : public Backend {
   CompileOutcome compile(const Program& program) override;
   DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                            const Grid& grid) override;
+  /// The runs enqueued together and waited for once per submission, each
+  /// compared with run 0 on the device (batch_run.h).
+  BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
+                             const Grid& grid, const BatchOptions& options) override;
+  /// Test only: dispatch_runs overwrites word 0 of the first output of this
+  /// run (nullopt: none), as a nondeterministic program might.
+  void perturb_run_for_testing(std::optional<uint32_t> run);
 
   /// compile() lowers on the calling thread, and prepare() builds the
   /// kernel in the context the dispatches use, under the backend's lock for
   /// what they share.
   bool compiles_concurrently() const override { return true; }
-  /// Builds the kernel of `program` (clBuildProgram) into the kernel cache,
-  /// in the context already open (never opening one), so that its first
-  /// dispatch finds it.
+  /// Queues the kernel of `program` for the builder threads of the context
+  /// already open (never opening one), which build queued kernels in groups,
+  /// one clBuildProgram each (kernel_cache.h); its first dispatch waits for
+  /// that build, or builds the kernel itself if no builder took it yet.
   void prepare(const CompiledProgram& program) override;
-  /// Kernels built (clBuildProgram) so far; a cached program's later
-  /// dispatches add none.
+  /// Kernels built from source so far (all contexts); a cached program's
+  /// later dispatches add none, nor do kernels loaded from the disk cache.
   uint64_t kernels_built() const;
+  /// Kernels loaded from the disk cache (BackendOptions::cache_dir) so far.
+  uint64_t kernels_loaded() const;
+  /// clBuildProgram calls on source so far (a call builds one or more kernels).
+  uint64_t programs_built() const;
+  /// The disk cache's use; nullopt without BackendOptions::cache_dir.
+  std::optional<DriverCacheUse> driver_cache() const override;
   /// Contexts created so far (1 + recoveries, once one was needed).
   uint64_t contexts_created() const;
 
  private:
   struct State;
+  struct Ready;
+  /// Checks the inputs and limits and finds (or builds) the kernel; on an
+  /// Error, `status` says which status the dispatch reports.
+  Result<Ready> ready(const CompiledProgram& compiled, const BufferSet& inputs, const Grid& grid,
+                      Status& status);
   std::unique_ptr<State> state_;
 };
 

@@ -1,9 +1,11 @@
 // Building, caching and evicting compute pipelines.
 #include "backends/vulkan/pipeline_cache.h"
 
+#include <optional>
 #include <vector>
 
 #include "backends/vulkan/mutants/mutant.h"
+#include "backends/vulkan/pipeline_cache_file.h"
 
 namespace vyre::vulkan {
 
@@ -52,20 +54,59 @@ void destroy_pipeline(const VulkanDevice& device, const Pipeline& p) {
 
 }  // namespace
 
-PipelineCache::PipelineCache(std::shared_ptr<const VulkanDevice> device, size_t capacity)
-    : device_(std::move(device)), capacity_(capacity) {
+PipelineCache::PipelineCache(std::shared_ptr<const VulkanDevice> device, size_t capacity,
+                             std::shared_ptr<DiskCache> disk,
+                             std::shared_ptr<std::atomic<uint64_t>> refused)
+    : device_(std::move(device)), capacity_(capacity), disk_(std::move(disk)) {
+  const VulkanApi& vk = device_->api();
   VkPipelineCacheCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
+  std::optional<std::vector<uint8_t>> data;
+  if (disk_) {
+    VkPhysicalDeviceProperties props{};
+    vk.vkGetPhysicalDeviceProperties(device_->instance().physical_device(), &props);
+    const PipelineCacheOwner owner = pipeline_cache_owner(props);
+    disk_key_ = pipeline_cache_key(owner);
+    data = disk_->load(disk_key_);
+    if (data && !pipeline_cache_data_fits(*data, owner)) {
+      data.reset();  // Intact, but not this device's: never handed to the driver.
+      if (refused) ++*refused;
+    }
+    if (data) {
+      info.initialDataSize = data->size();
+      info.pInitialData = data->data();
+    }
+  }
   // Optional: without a cache every build compiles from scratch, as before.
-  if (device_->api().vkCreatePipelineCache(device_->device(), &info, nullptr, &driver_cache_) !=
-      VK_SUCCESS) {
+  if (vk.vkCreatePipelineCache(device_->device(), &info, nullptr, &driver_cache_) == VK_SUCCESS) {
+    return;
+  }
+  driver_cache_ = VK_NULL_HANDLE;
+  if (!data) return;
+  if (refused) ++*refused;  // The driver refused the data: start empty.
+  info.initialDataSize = 0;
+  info.pInitialData = nullptr;
+  if (vk.vkCreatePipelineCache(device_->device(), &info, nullptr, &driver_cache_) != VK_SUCCESS) {
     driver_cache_ = VK_NULL_HANDLE;
   }
 }
 
 PipelineCache::~PipelineCache() {
   if (device_->abandoned() || driver_cache_ == VK_NULL_HANDLE) return;
-  device_->api().vkDestroyPipelineCache(device_->device(), driver_cache_, nullptr);
+  const VulkanApi& vk = device_->api();
+  if (disk_ && built_any_) {
+    size_t size = 0;
+    if (vk.vkGetPipelineCacheData(device_->device(), driver_cache_, &size, nullptr) == VK_SUCCESS &&
+        size != 0) {
+      std::vector<uint8_t> data(size);
+      if (vk.vkGetPipelineCacheData(device_->device(), driver_cache_, &size, data.data()) ==
+          VK_SUCCESS) {
+        data.resize(size);
+        disk_->store(disk_key_, data);
+      }
+    }
+  }
+  vk.vkDestroyPipelineCache(device_->device(), driver_cache_, nullptr);
 }
 
 Result<std::shared_ptr<const Pipeline>> PipelineCache::get(uint64_t id, const SpirvWords& spirv,
@@ -91,6 +132,7 @@ Result<std::shared_ptr<const Pipeline>> PipelineCache::get(uint64_t id, const Sp
     return it->second.pipeline;  // Another thread's build won; ours is dropped.
   }
   built = true;
+  built_any_ = true;
   if (entries_.size() >= capacity_) {
     auto oldest = entries_.begin();
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {

@@ -2,12 +2,15 @@
 // dispatch of it on the same device.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
+#include "backends/disk_cache.h"
 #include "backends/vulkan/shader_interface.h"
 #include "backends/vulkan/spirv_tools.h"
 #include "backends/vulkan/vulkan_device.h"
@@ -67,9 +70,16 @@ class DescriptorSetLease {
 /// and the cache keeps its device alive as long as any of its pipelines.
 class PipelineCache {
  public:
-  PipelineCache(std::shared_ptr<const VulkanDevice> device, size_t capacity);
-  /// Destroys the driver cache, unless the device was abandoned (each
-  /// pipeline is destroyed when its last holder lets it go).
+  /// `disk` (may be null) holds the driver cache's data between runs
+  /// (pipeline_cache_file.h): loaded here when an entry fits this device,
+  /// and written back at destruction when this cache built a pipeline;
+  /// `refused` counts entries the header check or the driver refused.
+  PipelineCache(std::shared_ptr<const VulkanDevice> device, size_t capacity,
+                std::shared_ptr<DiskCache> disk = nullptr,
+                std::shared_ptr<std::atomic<uint64_t>> refused = nullptr);
+  /// Writes the driver cache's data to the disk cache and destroys it,
+  /// unless the device was abandoned (each pipeline is destroyed when its
+  /// last holder lets it go).
   ~PipelineCache();
   PipelineCache(const PipelineCache&) = delete;
   PipelineCache& operator=(const PipelineCache&) = delete;
@@ -92,6 +102,9 @@ class PipelineCache {
   std::shared_ptr<const VulkanDevice> device_;
   size_t capacity_;
   VkPipelineCache driver_cache_ = VK_NULL_HANDLE;  ///< Null if the driver refused one.
+  std::shared_ptr<DiskCache> disk_;
+  std::string disk_key_;
+  std::atomic<bool> built_any_{false};
   std::mutex mutex_;  ///< Guards entries_ and clock_; builds run outside it.
   std::map<uint64_t, Entry> entries_;
   uint64_t clock_ = 0;

@@ -86,6 +86,9 @@ struct VulkanBackend::State {
   std::atomic<uint64_t> pipelines_built{0};
   uint64_t devices_created = 0;
   std::optional<uint32_t> perturbed_run;
+  /// The driver cache's data between runs; null without BackendOptions::cache_dir.
+  std::shared_ptr<DiskCache> disk;
+  std::shared_ptr<std::atomic<uint64_t>> disk_refused = std::make_shared<std::atomic<uint64_t>>(0);
 
   ~State() {
     current.reset();
@@ -107,7 +110,8 @@ struct VulkanBackend::State {
       Result<std::unique_ptr<VulkanDevice>> created = VulkanDevice::create(**inst);
       if (!created.ok()) return created.error();
       current.device = std::move(*created);
-      current.pipelines = std::make_shared<PipelineCache>(current.device, kPipelineCacheCapacity);
+      current.pipelines = std::make_shared<PipelineCache>(current.device, kPipelineCacheCapacity,
+                                                          disk, disk_refused);
       current.buffers = std::make_shared<BufferPool>(*current.device, kBufferPoolBytes);
       ++devices_created;
     }
@@ -152,6 +156,22 @@ struct VulkanBackend::State {
 
 VulkanBackend::VulkanBackend(BackendOptions options) : state_(std::make_unique<State>()) {
   state_->options = std::move(options);
+  if (!state_->options.cache_dir.empty()) {
+    state_->disk = std::make_shared<DiskCache>(state_->options.cache_dir);
+  }
+}
+
+std::optional<DriverCacheUse> VulkanBackend::driver_cache() const {
+  if (!state_->disk) return std::nullopt;
+  const DiskCacheCounts c = state_->disk->counts();
+  DriverCacheUse use;
+  use.dir = state_->disk->dir().string();
+  use.what = "Vulkan pipeline cache (one entry per device; written when the backend closes)";
+  use.hits = c.hits;
+  use.misses = c.misses;
+  use.rejected = c.rejected + *state_->disk_refused;
+  use.stored = c.stored;
+  return use;
 }
 
 VulkanBackend::~VulkanBackend() = default;

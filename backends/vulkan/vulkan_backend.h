@@ -66,6 +66,9 @@ class VulkanBackend final : public Backend {
   /// Test only: in later batches, run `run`'s first output is overwritten on
   /// the device after it ran, to check that a differing run is reported.
   void perturb_run_for_testing(std::optional<uint32_t> run);
+  /// The disk cache of the driver's pipeline cache; nullopt without
+  /// BackendOptions::cache_dir.
+  std::optional<DriverCacheUse> driver_cache() const override;
 
   /// Pipelines created so far; a cached program's later dispatches add none.
   uint64_t pipelines_built() const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "backends/disk_cache.h"
 #include "backends/plugin/isolated_plugin.h"
 #include "backends/registry/registry.h"
 
@@ -39,6 +40,10 @@ bool take_backend_option(const std::string& flag, const std::string& value, Back
       choice.faults = std::move(plan).value();
       choice.fault_calls = std::move(calls).value();
     }
+  } else if (flag == "--cache-dir") {
+    if (choice.cache_dir) repeated();
+    if (value.empty()) error = "--cache-dir needs a folder, not an empty string";
+    choice.cache_dir = value;
   } else {
     return false;
   }
@@ -84,6 +89,7 @@ Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
     BackendOptions options;
     if (choice.device) options.device = *choice.device;
     if (choice.timeout) options.fence_timeout = *choice.timeout;
+    if (!choice.no_cache) options.cache_dir = choice.cache_dir.value_or(default_disk_cache_dir());
     auto builtin = make_backend(choice.backend, options);
     if (!builtin) {
       return Error{builtin.error().message + "; or give a plugin's path (./libmybackend.so)"};

@@ -25,10 +25,14 @@ struct BackendChoice {
   /// injects, counting calls on one counter (backends/fault_injection/).
   std::optional<FaultPlan> faults;
   std::shared_ptr<FaultCallCounter> fault_calls;
+  /// --cache-dir: the folder of the on-disk driver cache (default:
+  /// default_disk_cache_dir()); --no-cache keeps none.
+  std::optional<std::string> cache_dir;
+  bool no_cache = false;
 };
 
-/// Takes `flag value` when flag is --backend, --device, --timeout-ms or
-/// --inject-faults: true
+/// Takes `flag value` when flag is --backend, --device, --timeout-ms,
+/// --inject-faults or --cache-dir: true
 /// when it was one of them. `error` gets a usage problem (a repeated option,
 /// a bad number).
 bool take_backend_option(const std::string& flag, const std::string& value, BackendChoice& choice,

@@ -3,6 +3,10 @@
 # Expects CLI, the executable's path; CLI_WORKING_DIRECTORY, when set, is
 # where it runs.
 
+# The CLI keeps its driver cache (--cache-dir's default) under
+# $XDG_CACHE_HOME: in the build tree, never in the user's home.
+set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
+
 # Runs the CLI with the remaining arguments; fails unless it exits
 # `expected_rc` (a process killed by a signal never does: CMake reports it as
 # text, not a number); stores stdout and stderr in `out_var` and `err_var`.

@@ -35,7 +35,8 @@ const std::string kUsage =
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
     "                    [--time-budget-s S] [--seed-policy fixed|date] [--gate FILE]\n"
     "                    [--baseline REPORT.json] [--shard I/N [--shard-times REPORT.json]]\n"
-    "                    [--sign-key KEY.pem] [--inject-faults SPEC] [--quiet] [--dry-run]\n"
+    "                    [--sign-key KEY.pem] [--inject-faults SPEC]\n"
+    "                    [--cache-dir DIR | --no-cache] [--quiet] [--dry-run]\n"
     "  NAME is a built-in backend (" +
     built_in_backend_list() +
     ") or a plugin path\n"
@@ -65,6 +66,10 @@ const std::string kUsage =
     "  SIGINT or SIGTERM stops starting cases; the running ones finish and a partial\n"
     "  report (\"complete\": false, with the cases not run) is written, which `verify`\n"
     "  rejects; the exit status is then 128 + the signal's number.\n"
+    "  --cache-dir keeps the vulkan and opencl drivers' compiled code between runs in DIR\n"
+    "  (default $XDG_CACHE_HOME/vyre-certify, else ~/.cache/vyre-certify; at most 1 GiB,\n"
+    "  least recently used first out); --no-cache keeps none. report.json's driver_cache\n"
+    "  says how many compiles the cache served.\n"
     "  --dry-run checks the options, the selection, the shard and the baseline as the run\n"
     "  would (exit 2 where it would), prints them and runs nothing; it opens no backend.\n"
     "  Each option may be given once. A reused --out keeps no old repro: the repro files\n"
@@ -96,7 +101,7 @@ struct Args {
 constexpr std::string_view kValued[] = {
     "--backend",     "--device", "--level",      "--runs",          "--seed",
     "--filter",      "--out",    "--timeout-ms", "--case-budget-s", "--time-budget-s",
-    "--seed-policy", "--gate",   "--sign-key",   "--inject-faults"};
+    "--seed-policy", "--gate",   "--sign-key",   "--inject-faults", "--cache-dir"};
 
 /// The command line as (flag, value) pairs, with the gate file's options
 /// first for every flag the command line does not give; the gate's known
@@ -113,6 +118,10 @@ std::optional<std::string> collect_options(std::span<const std::string> args,
     }
     if (flag == "--dry-run") {
       out.dry_run = true;
+      continue;
+    }
+    if (flag == "--no-cache") {
+      out.backend.no_cache = true;
       continue;
     }
     if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued) &&
@@ -234,6 +243,9 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
     out.device_list.reset();
   }
   if (auto problem = check_backend_choice(out.backend)) return problem;
+  if (out.backend.no_cache && out.backend.cache_dir) {
+    return "--cache-dir and --no-cache contradict each other; give one";
+  }
   out.run.backend = out.backend.backend;
   if (out.run.out_dir.empty()) out.run.out_dir = default_out_dir(out.run.backend);
   return std::nullopt;

@@ -8,6 +8,10 @@
 # The mutants are the binary's own family `l5` (VYRE_MUTANT=list, from the
 # one table mutants.def); none listed fails the test.
 #   -DCLI=vyre-certify-mutants -DOUT_DIR=dir [-DRUNS=2] [-DRUN_TIMEOUT=s]
+
+# The CLI keeps its driver cache under $XDG_CACHE_HOME: in the build tree,
+# never in the user's home.
+set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
 cmake_minimum_required(VERSION 3.25)
 foreach(var CLI OUT_DIR)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")

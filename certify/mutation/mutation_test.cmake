@@ -8,6 +8,10 @@
 # must equal the record's.
 #   -DCLI=vyre-certify-mutants -DRECORD=mutation_record.h -DOUT_DIR=dir
 #   -DLEVEL=L4 -DRUNS=2 [-DMUTANTS=A;B;...] [-DRUN_TIMEOUT=seconds]
+
+# The CLI keeps its driver cache under $XDG_CACHE_HOME: in the build tree,
+# never in the user's home.
+set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
 cmake_minimum_required(VERSION 3.25)
 foreach(var CLI RECORD OUT_DIR LEVEL RUNS)
   if(NOT DEFINED ${var})

@@ -187,6 +187,10 @@ struct Report {
   /// catalog order. Such a report is incomplete (report.json `"complete":
   /// false`): never certified, and `verify` rejects it.
   std::optional<std::vector<std::string>> not_run;
+  /// How the backend's on-disk cache of driver-compiled code served the run
+  /// (the caller's backend; a retry's fresh one is not counted), when it
+  /// keeps one: hits mean warm compile times.
+  std::optional<DriverCacheUse> driver_cache;
 };
 
 /// Judges levels (fail closed) and the overall verdict from the case results:

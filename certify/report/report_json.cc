@@ -176,6 +176,12 @@ nlohmann::json report_to_json(const Report& r) {
     j["complete"] = false;
     j["not_run"] = *r.not_run;
   }
+  if (r.driver_cache) {
+    j["driver_cache"] = {
+        {"dir", r.driver_cache->dir},           {"what", r.driver_cache->what},
+        {"hits", r.driver_cache->hits},         {"misses", r.driver_cache->misses},
+        {"rejected", r.driver_cache->rejected}, {"stored", r.driver_cache->stored}};
+  }
   return j;
 }
 

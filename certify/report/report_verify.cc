@@ -115,6 +115,10 @@ constexpr Field kBaselineFields[] = {
     {"still_failing", Type::StringArray},
     // Optional: reports written before the reasons were recorded lack it.
     {"known", Type::ObjectArray, true, kKnownFailureFields}};
+/// "driver_cache": how the backend's on-disk driver cache served the run.
+constexpr Field kDriverCacheFields[] = {{"dir", Type::String},        {"what", Type::String},
+                                        {"hits", Type::Unsigned},     {"misses", Type::Unsigned},
+                                        {"rejected", Type::Unsigned}, {"stored", Type::Unsigned}};
 constexpr Field kRunTimingFields[] = {{"wall", Type::Unsigned}, {"phases", Type::UnsignedMap}};
 /// The report without its certificate (verify_certificate checks that).
 constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
@@ -144,7 +148,10 @@ constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
                                    {"time_budget_s", Type::Unsigned, true},
                                    // Optional: only an interrupted run's report has them.
                                    {"complete", Type::Boolean, true},
-                                   {"not_run", Type::StringArray, true}};
+                                   {"not_run", Type::StringArray, true},
+
+                                   // Optional: only backends that keep a driver cache on disk.
+                                   {"driver_cache", Type::Object, true, kDriverCacheFields}};
 
 bool is_unsigned(const nlohmann::json& v) {
   // Parsed text gives number_unsigned; values built in memory may be signed.

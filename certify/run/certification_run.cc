@@ -282,6 +282,7 @@ Report run_certification(Backend& backend, const Capabilities& device,
       report.not_run->push_back(chosen[i]->id);
     }
   }
+  report.driver_cache = backend.driver_cache();
   report.random_programs = summarize_random_programs(chosen, random_tally);
   judge(report);
   if (!options.known_failures.empty() || !options.known_failures_source.empty()) {

@@ -1,0 +1,52 @@
+// Many runs of one dispatch, enqueued together and waited for once per
+// submission: inputs uploaded once and kept resident, every run's outputs
+// initialised by device copies from a pristine copy, every run compared
+// with run 0 on the device by a small kernel, so that only run 0's outputs,
+// the flags and the differing runs cross to the host. Design: DESIGN.md
+// ("Batched runs").
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "backends/backend.h"
+#include "backends/opencl/buffer_pool.h"
+#include "backends/opencl/kernel_interface.h"
+#include "backends/opencl/program_builder.h"
+
+namespace vyre::opencl {
+
+/// Most runs enqueued before one wait.
+inline constexpr uint32_t kMaxRunsPerSubmission = 256;
+/// Bytes of run outputs a batch holds at once; more runs spread over more
+/// submissions.
+inline constexpr uint64_t kBatchSlotBytes = uint64_t{64} << 20;
+
+/// The compare kernel's OpenCL C (built like a program's kernel, under
+/// kKernelName): sets flags[flag] when `words` words of `first` and `run`
+/// differ, the last word under `last_mask`.
+extern const char* const kCompareKernelSource;
+
+/// What run_batch needs; the inputs passed check_inputs and exceeded_limit.
+struct BatchRequest {
+  const BuiltKernel& kernel;
+  const BuiltKernel& compare;
+  const KernelInterface& iface;
+  const BufferSet& inputs;
+  const Grid& grid;
+  BatchOptions options;
+  /// Longest wait per run; a submission of n runs waits n times as long.
+  std::chrono::milliseconds fence_timeout{10'000};
+  uint64_t slot_budget_bytes = kBatchSlotBytes;
+  /// Test only: after this run, word 0 of its first read_write buffer is
+  /// overwritten on the device, as a nondeterministic program might.
+  std::optional<uint32_t> perturbed_run;
+};
+
+/// Runs the batch with buffers from `pool`. Leaves timing to the caller. On
+/// Status::Timeout the queue has been abandoned, as in run_dispatch.
+BatchOutcome run_batch(const OpenClApi& api, ClQueue& queue, BufferPool& pool,
+                       const std::string& device_name, const BatchRequest& request);
+
+}  // namespace vyre::opencl

@@ -1,0 +1,201 @@
+// Batched runs (dispatch_runs) on an OpenCL device (PoCL in CI): the same
+// bytes and statuses as single dispatches and the reference interpreter on
+// the spec-table and execution-model cases, fresh outputs for every run, a
+// differing run reported with its bytes, failures per run; and the disk
+// cache seen through the backend.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include "backends/opencl/opencl_test_support.h"
+#include "reference/interpreter.h"
+#include "reference/spec_tables/spec_tables.h"
+#include "spec/ir/builder.h"
+
+namespace vyre::opencl {
+namespace {
+
+using namespace vyre::build;
+using testing::words;
+
+/// 64 invocations each add 1 to out[0] with an atomic; `out` starts at 5, so
+/// every run that starts from fresh outputs ends with 69.
+const Program kCounter{{storage("out", 0, BufferAccess::ReadWrite)},
+                       {64, 1, 1},
+                       {let("old", atomic(AtomicOp::Add, "out", u32(0), u32(1)))}};
+
+/// out[i] = in[i] * 3 + 1.
+const Program kTimesThree{
+    {storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+    {64, 1, 1},
+    {store("out", invocation_id(0), add(mul(load("in", invocation_id(0)), u32(3)), u32(1)))}};
+
+std::shared_ptr<const CompiledProgram> compiled_ok(Backend& backend, const Program& p) {
+  CompileOutcome compiled = backend.compile(p);
+  EXPECT_EQ(compiled.status, Status::Ok) << compiled.message;
+  return compiled.program;
+}
+
+/// Every case as a batch of 6 runs over 2 submissions and as one dispatch:
+/// same status, run 0's bytes equal to the dispatch's and the reference's,
+/// no run differing. Returns how many cases were compared.
+int expect_batches_match(Backend& backend, const std::vector<TestCase>& cases) {
+  int compared = 0;
+  for (const TestCase& c : cases) {
+    auto program = compiled_ok(backend, c.program);
+    if (!program) continue;
+    Result<reference::RunResult> expected = reference::run(c.program, c.inputs, c.grid);
+    if (!expected.ok() || !expected->conforming()) continue;
+    const DispatchOutcome single = backend.dispatch(*program, c.inputs, c.grid);
+    const BatchOutcome batch = backend.dispatch_runs(*program, c.inputs, c.grid, {6, 2});
+    EXPECT_EQ(batch.status, single.status) << c.name << ": " << batch.message;
+    EXPECT_EQ(batch.status, Status::Ok) << c.name << ": " << batch.message;
+    EXPECT_EQ(batch.dispatches, 6u) << c.name;
+    EXPECT_GE(batch.submissions, 2u) << c.name;
+    EXPECT_TRUE(batch.first_outputs == single.outputs) << c.name;
+    EXPECT_TRUE(batch.first_outputs == expected->outputs)
+        << c.name << "\nreference" << testing::describe(expected->outputs) << "\nbatch"
+        << testing::describe(batch.first_outputs);
+    EXPECT_EQ(batch.differing_runs, 0u) << c.name;
+    ++compared;
+  }
+  return compared;
+}
+
+TEST(OpenClBatch, SpecTableCasesMatchSingleDispatchesAndTheReference) {
+  const std::vector<TestCase> cases = reference::spec_table_cases();
+  ASSERT_FALSE(cases.empty());
+  EXPECT_EQ(expect_batches_match(testing::shared_backend(), cases), static_cast<int>(cases.size()));
+}
+
+TEST(OpenClBatch, ExecutionModelCasesMatchSingleDispatchesAndTheReference) {
+  const std::vector<TestCase> cases = reference::execution_model_cases();
+  ASSERT_FALSE(cases.empty());
+  EXPECT_EQ(expect_batches_match(testing::shared_backend(), cases), static_cast<int>(cases.size()));
+}
+
+TEST(OpenClBatch, EveryRunStartsFromFreshOutputs) {
+  OpenClBackend& backend = testing::shared_backend();
+  auto program = compiled_ok(backend, kCounter);
+  ASSERT_TRUE(program);
+  for (const BatchOptions options :
+       {BatchOptions{1, 1}, BatchOptions{10, 1}, BatchOptions{10, 3}, BatchOptions{7, 7}}) {
+    const BatchOutcome batch = backend.dispatch_runs(*program, {{"out", words({5})}}, {}, options);
+    ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+    EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", words({69})}}));
+    EXPECT_EQ(batch.differing_runs, 0u);
+    EXPECT_EQ(batch.dispatches, options.runs);
+    EXPECT_GE(batch.submissions, options.submissions);
+  }
+}
+
+BufferSet times_three_inputs() {
+  std::vector<uint32_t> in(64);
+  for (uint32_t i = 0; i < 64; ++i) in[i] = i;
+  return {{"in", words(in)}, {"out", words(std::vector<uint32_t>(64, 0))}};
+}
+
+ByteBuffer times_three_expected(bool perturbed) {
+  std::vector<uint32_t> out(64);
+  for (uint32_t i = 0; i < 64; ++i) out[i] = i * 3 + 1;
+  if (perturbed) out[0] = 0x5A5A5A5A;  // What perturb_run_for_testing writes.
+  return words(out);
+}
+
+TEST(OpenClBatch, ADifferingRunIsReportedWithItsBytes) {
+  OpenClBackend& backend = testing::shared_backend();
+  auto program = compiled_ok(backend, kTimesThree);
+  ASSERT_TRUE(program);
+  backend.perturb_run_for_testing(5);
+  const BatchOutcome batch = backend.dispatch_runs(*program, times_three_inputs(), {}, {8, 2});
+  backend.perturb_run_for_testing(std::nullopt);
+  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+  EXPECT_EQ(batch.first_outputs.at("out"), times_three_expected(false));
+  EXPECT_EQ(batch.differing_runs, 1u);
+  ASSERT_EQ(batch.differing.size(), 1u);
+  EXPECT_EQ(batch.differing[0].run, 5u);
+  EXPECT_EQ(batch.differing[0].outputs.at("out"), times_three_expected(true));
+}
+
+TEST(OpenClBatch, ADifferingRunZeroMakesEveryOtherRunDiffer) {
+  OpenClBackend& backend = testing::shared_backend();
+  auto program = compiled_ok(backend, kTimesThree);
+  ASSERT_TRUE(program);
+  backend.perturb_run_for_testing(0);
+  const BatchOutcome batch = backend.dispatch_runs(*program, times_three_inputs(), {}, {10, 3});
+  backend.perturb_run_for_testing(std::nullopt);
+  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+  EXPECT_EQ(batch.first_outputs.at("out"), times_three_expected(true));
+  EXPECT_EQ(batch.differing_runs, 9u);
+  ASSERT_EQ(batch.differing.size(), kMaxReportedDifferingRuns);
+  for (uint32_t i = 0; i < kMaxReportedDifferingRuns; ++i) {
+    EXPECT_EQ(batch.differing[i].run, i + 1);
+    EXPECT_EQ(batch.differing[i].outputs.at("out"), times_three_expected(false));
+  }
+}
+
+TEST(OpenClBatch, ALoopPastItsBudgetFailsTheBatch) {
+  BackendOptions options;
+  options.loop_iteration_budget = 100;
+  OpenClBackend backend{options};
+  const Program spinning{{storage("out", 0, BufferAccess::ReadWrite)},
+                         {1, 1, 1},
+                         {loop("i", u32(0), u32(1000), {store("out", u32(0), var("i"))})}};
+  auto program = compiled_ok(backend, spinning);
+  ASSERT_TRUE(program);
+  const BatchOutcome batch = backend.dispatch_runs(*program, {{"out", words({0})}}, {}, {4, 2});
+  EXPECT_EQ(batch.status, Status::Timeout) << batch.message;
+  EXPECT_EQ(batch.failed_run, 0u);
+  EXPECT_TRUE(batch.first_outputs.empty());
+}
+
+TEST(OpenClBatch, BadInputsAreAnErrorNotACrash) {
+  OpenClBackend& backend = testing::shared_backend();
+  auto program = compiled_ok(backend, kTimesThree);
+  ASSERT_TRUE(program);
+  const BatchOutcome batch =
+      backend.dispatch_runs(*program, {{"out", words(std::vector<uint32_t>(64, 0))}}, {}, {4, 1});
+  EXPECT_EQ(batch.status, Status::Error);
+  EXPECT_NE(batch.message.find("`in`"), std::string::npos) << batch.message;
+  EXPECT_EQ(batch.dispatches, 0u);
+}
+
+TEST(OpenClDiskCache, ASecondBackendLoadsItsKernelsFromTheCacheFolder) {
+  namespace fs = std::filesystem;
+  std::string dir = (fs::temp_directory_path() / "vyre-cl-backend-cache-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  BackendOptions options;
+  options.cache_dir = dir;
+  const auto run_once = [&](uint64_t& built, uint64_t& loaded) {
+    OpenClBackend backend{options};
+    auto program = compiled_ok(backend, kTimesThree);
+    ASSERT_TRUE(program);
+    const BatchOutcome batch = backend.dispatch_runs(*program, times_three_inputs(), {}, {3, 1});
+    ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+    EXPECT_EQ(batch.first_outputs.at("out"), times_three_expected(false));
+    built = backend.kernels_built();
+    loaded = backend.kernels_loaded();
+    std::optional<DriverCacheUse> use = backend.driver_cache();
+    ASSERT_TRUE(use);
+    EXPECT_EQ(use->dir, dir);
+    EXPECT_EQ(use->hits, loaded);
+  };
+  uint64_t built = 0;
+  uint64_t loaded = 0;
+  run_once(built, loaded);
+  EXPECT_GE(built, 1u);  // The program's kernel (and the compare kernel).
+  EXPECT_EQ(loaded, 0u);
+  run_once(built, loaded);
+  EXPECT_EQ(built, 0u);
+  EXPECT_GE(loaded, 2u);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+TEST(OpenClDiskCache, NoFolderKeepsNoCache) {
+  EXPECT_FALSE(OpenClBackend{BackendOptions{}}.driver_cache());
+}
+
+}  // namespace
+}  // namespace vyre::opencl

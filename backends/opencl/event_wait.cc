@@ -1,0 +1,73 @@
+// Timed waits for events.
+#include "backends/opencl/event_wait.h"
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace vyre::opencl {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Completion of one event, set from the driver's callback thread. Shared with
+/// the callback, which may run after a timed-out wait has returned.
+struct Completion {
+  std::mutex mutex;
+  std::condition_variable done_cv;
+  bool done = false;
+  cl_int status = CL_COMPLETE;
+};
+
+void CL_CALLBACK on_complete(cl_event, cl_int status, void* user_data) {
+  auto* held = static_cast<std::shared_ptr<Completion>*>(user_data);
+  {
+    std::lock_guard lock((*held)->mutex);
+    (*held)->done = true;
+    (*held)->status = status;
+  }
+  (*held)->done_cv.notify_all();
+  delete held;
+}
+
+/// wait_for's fallback where the driver takes no callback: polls the status.
+Wait poll(const OpenClApi& api, cl_event event, Clock::time_point deadline, cl_int& status) {
+  while (true) {
+    if (api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                           nullptr) != CL_SUCCESS) {
+      return Wait::Failed;
+    }
+    if (status == CL_COMPLETE) return Wait::Complete;
+    if (status < 0) return Wait::Failed;
+    if (Clock::now() >= deadline) return Wait::TimedOut;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+}  // namespace
+
+Wait wait_for(const OpenClApi& api, cl_event event, Clock::time_point deadline, cl_int& status) {
+  auto completion = std::make_shared<Completion>();
+  auto* held = new std::shared_ptr<Completion>(completion);
+  if (api.clSetEventCallback(event, CL_COMPLETE, on_complete, held) != CL_SUCCESS) {
+    delete held;
+    return poll(api, event, deadline, status);
+  }
+  std::unique_lock lock(completion->mutex);
+  if (!completion->done_cv.wait_until(lock, deadline, [&] { return completion->done; })) {
+    return Wait::TimedOut;
+  }
+  status = completion->status;
+  return status == CL_COMPLETE ? Wait::Complete : Wait::Failed;
+}
+
+Status resource_status(cl_int error) {
+  return error == CL_OUT_OF_RESOURCES || error == CL_OUT_OF_HOST_MEMORY ||
+                 error == CL_MEM_OBJECT_ALLOCATION_FAILURE || error == CL_INVALID_WORK_GROUP_SIZE ||
+                 error == CL_INVALID_BUFFER_SIZE
+             ? Status::NotSupported
+             : Status::Error;
+}
+
+}  // namespace vyre::opencl

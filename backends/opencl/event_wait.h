@@ -1,0 +1,26 @@
+// Waiting for an OpenCL event with a deadline (OpenCL has no timed wait):
+// through an event callback and a condition variable, or by polling where
+// the driver takes no callback. Shared by single dispatches and batches.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+#include "backends/backend.h"
+#include "backends/opencl/opencl_api.h"
+
+namespace vyre::opencl {
+
+/// How a wait ended.
+enum class Wait : uint8_t { Complete, Failed, TimedOut };
+
+/// Waits for `event` until `deadline`; `status` gets its execution status
+/// (negative when the command failed).
+Wait wait_for(const OpenClApi& api, cl_event event, std::chrono::steady_clock::time_point deadline,
+              cl_int& status);
+
+/// Status of a failed allocation or enqueue: NotSupported when the device
+/// lacks memory or resources, Error otherwise.
+Status resource_status(cl_int error);
+
+}  // namespace vyre::opencl

@@ -1,0 +1,111 @@
+// Kernels built into as few OpenCL programs as possible, through an on-disk
+// cache of the driver's program binaries (backends/disk_cache.h): a kernel
+// whose source this device and driver built before is loaded with
+// clCreateProgramWithBinary; the rest are joined (program_batch.h) and built
+// by one clBuildProgram, and the binary is stored for the next run.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends/disk_cache.h"
+#include "backends/opencl/opencl_device.h"
+
+namespace vyre::opencl {
+
+/// Options of every clBuildProgram: OpenCL C 1.2, no relaxed-math flags (the
+/// IR has no floats, and none would be allowed to lose exactness).
+inline constexpr const char* kBuildOptions = "-cl-std=CL1.2";
+
+/// One built program; released when its last kernel goes, unless its queue
+/// was abandoned with work that may still use it.
+class BuiltProgram {
+ public:
+  BuiltProgram(const OpenClApi& api, std::shared_ptr<const ClQueue> queue, cl_program program)
+      : api_(api), queue_(std::move(queue)), program_(program) {}
+  ~BuiltProgram();
+  BuiltProgram(const BuiltProgram&) = delete;
+  BuiltProgram& operator=(const BuiltProgram&) = delete;
+
+  cl_program program() const { return program_; }
+  const OpenClApi& api() const { return api_; }
+  const ClQueue& queue() const { return *queue_; }
+
+ private:
+  const OpenClApi& api_;
+  std::shared_ptr<const ClQueue> queue_;  // The context outlives every program built in it.
+  cl_program program_;
+};
+
+/// One kernel of a built program.
+struct BuiltKernel {
+  BuiltKernel(std::shared_ptr<const BuiltProgram> from, cl_kernel k)
+      : program(std::move(from)), kernel(k) {}
+  ~BuiltKernel();
+  BuiltKernel(const BuiltKernel&) = delete;
+  BuiltKernel& operator=(const BuiltKernel&) = delete;
+
+  std::shared_ptr<const BuiltProgram> program;
+  cl_kernel kernel = nullptr;
+  /// CL_KERNEL_WORK_GROUP_SIZE: the most invocations per workgroup this
+  /// kernel can run with on the device (may be below the device's limit).
+  uint64_t max_work_group_size = 0;
+};
+
+/// What the builders of a backend did (all its contexts), for the report.
+struct BuildCounts {
+  std::atomic<uint64_t> programs_built{0};    ///< clBuildProgram calls on source.
+  std::atomic<uint64_t> kernels_built{0};     ///< Kernels those programs held.
+  std::atomic<uint64_t> kernels_loaded{0};    ///< Kernels found in the disk cache.
+  std::atomic<uint64_t> binaries_refused{0};  ///< Cached binaries the driver would not load.
+};
+
+/// Builds kernels on one queue's context. Thread-safe.
+class ProgramBuilder {
+ public:
+  /// `disk` may be null (no disk cache); `device_key` names the device,
+  /// driver and build options in the cache keys; `counts` is added to.
+  ProgramBuilder(const OpenClApi& api, std::shared_ptr<const ClQueue> queue, DiskCache* disk,
+                 std::string device_key, std::string device_name,
+                 std::shared_ptr<BuildCounts> counts);
+
+  /// The kernels of `sources` (each defining `kKernelName`), one result per
+  /// source: from the disk cache where it holds them, else built together
+  /// in one program; when that program fails, each source is built alone,
+  /// so that a rejected kernel's error is its own build log.
+  std::vector<Result<std::shared_ptr<const BuiltKernel>>> build(
+      const std::vector<std::string_view>& sources);
+
+ private:
+  std::shared_ptr<const BuiltKernel> from_disk(std::string_view source);
+  std::shared_ptr<const BuiltProgram> load_program(const std::string& digest);
+  Result<std::shared_ptr<const BuiltProgram>> build_program(const std::string& text);
+  Result<std::shared_ptr<const BuiltKernel>> make_kernel(
+      std::shared_ptr<const BuiltProgram> program, const std::string& name);
+  /// Stores `program`'s binary and the index entry of each kernel source.
+  void store(const BuiltProgram& program, const std::string& text,
+             const std::vector<std::string_view>& sources, const std::vector<std::string>& names);
+  std::string index_key(std::string_view source) const;
+  std::string program_key(const std::string& digest) const;
+
+  const OpenClApi& api_;
+  std::shared_ptr<const ClQueue> queue_;
+  DiskCache* disk_;
+  std::string device_key_;
+  std::string device_name_;
+  std::mutex mutex_;  ///< Guards loaded_ and refused_.
+  /// Programs loaded from the disk cache, by digest, while a kernel of theirs lives.
+  std::map<std::string, std::weak_ptr<const BuiltProgram>> loaded_;
+  /// Programs whose cached binary the driver refused.
+  std::set<std::string> refused_;
+  std::shared_ptr<BuildCounts> counts_;
+};
+
+}  // namespace vyre::opencl
