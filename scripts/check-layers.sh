@@ -41,6 +41,25 @@ while IFS= read -r file; do
   done < <(grep -E '^\s*#\s*include\s+"' "$file" || true)
 done < <(git ls-files '*.h' '*.cc' '*.def')
 
+# Inside backends/: the GPU backends share the C-like lowering (clike/) and
+# the seeded-bug catalogue (mutants/), and include neither each other nor
+# anything of theirs from clike/ or mutants/ (issue 25).
+declare -A may_not_include=(
+  [backends/clike]="backends/vulkan backends/opencl"
+  [backends/mutants]="backends/clike backends/vulkan backends/opencl"
+  [backends/vulkan]="backends/opencl"
+  [backends/opencl]="backends/vulkan"
+)
+for folder in "${!may_not_include[@]}"; do
+  for forbidden in ${may_not_include[$folder]}; do
+    while IFS= read -r hit; do
+      echo "$hit: $folder may not include $forbidden/" >&2
+      violations=$((violations + 1))
+    done < <(git ls-files "$folder/*.h" "$folder/*.cc" "$folder/*.def" |
+             xargs -r grep -nE "^\s*#\s*include\s+\"$forbidden/" || true)
+  done
+done
+
 if [ "$checked" -eq 0 ]; then
   echo "check-layers: no source file found; nothing was checked" >&2
   exit 1

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "backends/vulkan/mutants/mutant.h"
+#include "backends/mutants/mutant.h"
 
 namespace vyre::vulkan {
 

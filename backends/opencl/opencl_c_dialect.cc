@@ -1,31 +1,32 @@
-// The OpenCL C tables. Every row is exercised by the parity tests against the
-// reference interpreter; opencl_c_tables_test.cc checks each enum has a row.
-#include "backends/opencl/opencl_c_tables.h"
+// The OpenCL C dialect's tables. Every row is exercised by the parity tests
+// against the reference interpreter; lowering_test.cc checks each enum has a
+// row.
+#include "backends/opencl/opencl_c_dialect.h"
 
-#include <array>
+#include <string_view>
 #include <utility>
 
 namespace vyre::opencl {
 namespace {
 
-constexpr std::array<OpenClType, 6> kTypes = {{
-    {DataType::U32, "uint", "uint", "0u", "$a", "$a"},
-    {DataType::I32, "int", "int", "0", "$a", "$a"},
+constexpr clike::TypeSpelling kTypes[] = {
+    {DataType::U32, "uint", "uint", "0u", "(uint)(0u)", "$a", "$a"},
+    {DataType::I32, "int", "int", "0", "(int)(0u)", "$a", "$a"},
     // Bool lives in memory as a 0/1 word (S2); any non-zero word loads as true.
-    {DataType::Bool, "bool", "uint", "false", "($a != 0u)", "($a ? 1u : 0u)"},
+    {DataType::Bool, "bool", "uint", "false", "(uint)(0u)", "($a != 0u)", "($a ? 1u : 0u)"},
     // U64 is the word pair (lo, hi), the shape of Vec2U32: no IR operation
     // does arithmetic on it, and the pair keeps its casts the same as Vec2U32's.
-    {DataType::U64, "uint2", "uint2", "((uint2)(0u))", "$a", "$a"},
-    {DataType::Vec2U32, "uint2", "uint2", "((uint2)(0u))", "$a", "$a"},
-    {DataType::Vec4U32, "uint4", "uint4", "((uint4)(0u))", "$a", "$a"},
-}};
+    {DataType::U64, "uint2", "uint2", "((uint2)(0u))", "(uint2)(0u)", "$a", "$a"},
+    {DataType::Vec2U32, "uint2", "uint2", "((uint2)(0u))", "(uint2)(0u)", "$a", "$a"},
+    {DataType::Vec4U32, "uint4", "uint4", "((uint4)(0u))", "(uint4)(0u)", "$a", "$a"},
+};
 
 // Integer division by zero is undefined in OpenCL C (it traps on a CPU
 // device such as PoCL), and a compiler may evaluate both arms of `?:` when
 // they have no side effects, so the divisor is never 0: max(b, 1).
 // OpenCL C already takes shift counts modulo 32; the mask is written out anyway
 // so that the kernel says what vyre means. Scalar comparisons yield int 0/1.
-constexpr std::array<std::pair<BinOp, std::string_view>, 18> kBinOps = {{
+constexpr std::pair<BinOp, std::string_view> kBinOps[] = {
     {BinOp::Add, "$a + $b"},
     {BinOp::Sub, "$a - $b"},
     {BinOp::Mul, "$a * $b"},
@@ -44,12 +45,12 @@ constexpr std::array<std::pair<BinOp, std::string_view>, 18> kBinOps = {{
     {BinOp::Ge, "($a >= $b ? 1u : 0u)"},
     {BinOp::And, "($a != 0u && $b != 0u ? 1u : 0u)"},
     {BinOp::Or, "($a != 0u || $b != 0u ? 1u : 0u)"},
-}};
+};
 
 // clz(0) is 32 in OpenCL C, but the test is written out so that no device's
 // reading of that rule matters. OpenCL C 1.2 has no ctz: the lowest set bit
 // (a & -a) has 31 - clz trailing zeros. Nor has it a bit reversal.
-constexpr std::array<std::pair<UnOp, std::string_view>, 7> kUnOps = {{
+constexpr std::pair<UnOp, std::string_view> kUnOps[] = {
     {UnOp::Negate, "0u - $a"},
     {UnOp::BitNot, "~$a"},
     {UnOp::LogicalNot, "($a == 0u ? 1u : 0u)"},
@@ -57,19 +58,13 @@ constexpr std::array<std::pair<UnOp, std::string_view>, 7> kUnOps = {{
     {UnOp::Clz, "($a == 0u ? 32u : clz($a))"},
     {UnOp::Ctz, "($a == 0u ? 32u : 31u - clz($a & (0u - $a)))"},
     {UnOp::ReverseBits, "vyre_reverse_bits($a)"},
-}};
-
-struct CastRow {
-  DataType from;
-  DataType to;
-  std::string_view pattern;
 };
 
 // The valid non-identity cells of the pinned cast table; identity casts are
 // "$a" and every other cell is rejected. u32 <-> i32 reinterpret the bits
 // (as_int/as_uint), because a C conversion of an out-of-range value is
 // implementation-defined. A scalar cast to a vector type splats it.
-constexpr std::array<CastRow, 28> kCasts = {{
+constexpr clike::CastSpelling kCasts[] = {
     {DataType::U32, DataType::I32, "as_int($a)"},
     {DataType::U32, DataType::Bool, "($a != 0u)"},
     {DataType::U32, DataType::U64, "((uint2)($a, 0u))"},
@@ -98,31 +93,21 @@ constexpr std::array<CastRow, 28> kCasts = {{
     {DataType::Vec4U32, DataType::Bool, "(($a.x | $a.y | $a.z | $a.w) != 0u)"},
     {DataType::Vec4U32, DataType::U64, "$a.xy"},
     {DataType::Vec4U32, DataType::Vec2U32, "$a.xy"},
-}};
+};
 
 // OpenCL 1.2 core 32-bit atomics on __global memory: relaxed, device scope.
-constexpr std::array<std::pair<AtomicOp, std::string_view>, 8> kAtomics = {{
-    {AtomicOp::Add, "atomic_add"},
-    {AtomicOp::Or, "atomic_or"},
-    {AtomicOp::And, "atomic_and"},
-    {AtomicOp::Xor, "atomic_xor"},
-    {AtomicOp::Min, "atomic_min"},
-    {AtomicOp::Max, "atomic_max"},
-    {AtomicOp::Exchange, "atomic_xchg"},
-    {AtomicOp::CompareExchange, "atomic_cmpxchg"},
-}};
+constexpr std::pair<AtomicOp, std::string_view> kAtomics[] = {
+    {AtomicOp::Add, "atomic_add"},       {AtomicOp::Or, "atomic_or"},
+    {AtomicOp::And, "atomic_and"},       {AtomicOp::Xor, "atomic_xor"},
+    {AtomicOp::Min, "atomic_min"},       {AtomicOp::Max, "atomic_max"},
+    {AtomicOp::Exchange, "atomic_xchg"}, {AtomicOp::CompareExchange, "atomic_cmpxchg"},
+};
 
-template <typename Key, size_t N>
-std::string_view lookup(const std::array<std::pair<Key, std::string_view>, N>& table, Key key) {
-  for (const auto& [k, v] : table) {
-    if (k == key) return v;
-  }
-  return {};
-}
+// The ids are size_t; the dispatch checks keep every id within u32.
+constexpr clike::IdBuiltins kIds = {"((uint)get_global_id($a))", "((uint)get_group_id($a))",
+                                    "((uint)get_local_id($a))"};
 
-}  // namespace
-
-const std::string_view kOpenClPrelude =
+constexpr std::string_view kPrelude =
     "// Bit i moves to bit 31 - i (OpenCL C 1.2 has no builtin for it).\n"
     "uint vyre_reverse_bits(uint x) {\n"
     "  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);\n"
@@ -132,45 +117,25 @@ const std::string_view kOpenClPrelude =
     "  return (x >> 16) | (x << 16);\n"
     "}\n";
 
-std::optional<OpenClType> opencl_type(DataType type) {
-  for (const OpenClType& row : kTypes) {
-    if (row.type == type) return row;
-  }
-  return std::nullopt;
-}
+}  // namespace
 
-std::string_view opencl_pattern(BinOp op) {
-  return lookup(kBinOps, op);
-}
-std::string_view opencl_pattern(UnOp op) {
-  return lookup(kUnOps, op);
-}
-std::string_view opencl_atomic_function(AtomicOp op) {
-  return lookup(kAtomics, op);
-}
-
-std::optional<std::string_view> opencl_cast_pattern(DataType from, DataType to) {
-  if (!opencl_type(from) || !opencl_type(to)) return std::nullopt;
-  if (from == to) return "$a";
-  for (const CastRow& row : kCasts) {
-    if (row.from == from && row.to == to) return row.pattern;
-  }
-  return std::nullopt;
-}
-
-std::string expand(std::string_view pattern, std::initializer_list<std::string_view> operands) {
-  std::string out;
-  out.reserve(pattern.size() + 16);
-  for (size_t i = 0; i < pattern.size(); ++i) {
-    const char next = i + 1 < pattern.size() ? pattern[i + 1] : '\0';
-    if (pattern[i] == '$' && next >= 'a' && static_cast<size_t>(next - 'a') < operands.size()) {
-      out += operands.begin()[next - 'a'];
-      ++i;
-    } else {
-      out += pattern[i];
-    }
-  }
-  return out;
+const clike::Dialect& opencl_c_dialect() {
+  static constexpr clike::Dialect kOpenClC = {
+      .name = "OpenCL C 1.2",
+      .types = kTypes,
+      .bin_ops = kBinOps,
+      .un_ops = kUnOps,
+      .casts = kCasts,
+      .atomics = kAtomics,
+      // The 1.2 atomics take a `volatile __global uint*`.
+      .atomic_target = "&$a",
+      .ids = kIds,
+      .negative_i32 = "as_int($a)",
+      // One statement fences both memories (S6).
+      .barrier = {{}, "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);", {}},
+      .prelude = kPrelude,
+  };
+  return kOpenClC;
 }
 
 }  // namespace vyre::opencl
