@@ -38,6 +38,15 @@ class Code {
 /// The kind of a buffer access, for its bounds guard.
 enum class AccessKind : uint8_t { Load, Store, Atomic };
 
+/// One access the emitter asks for; every text is a temporary, variable or literal.
+struct Access {
+  const ClikeBuffer& buffer;
+  std::string index;
+  std::string value;     ///< The stored value or the atomic's operand; empty for a load.
+  std::string expected;  ///< Compare-exchange's expected value; empty otherwise.
+  AtomicOp op = AtomicOp::Add;
+};
+
 /// The buffers of one program and how the lowered code reaches them.
 class BufferAccessor {
  public:
@@ -46,16 +55,12 @@ class BufferAccessor {
   /// The buffer called `name`, or nullptr.
   const ClikeBuffer* find(std::string_view name) const;
 
-  /// Writes the load of element `index` of `b`; the loaded value's text.
-  virtual std::string load(Code& code, const ClikeBuffer& b, const std::string& index) = 0;
-  /// Writes the store of `value` at `index` of `b`.
-  virtual void store(Code& code, const ClikeBuffer& b, const std::string& index,
-                     const std::string& value) = 0;
-  /// Writes the atomic `op` at `index` of `b` (`expected` is empty except for
-  /// compare-exchange); the old value's text.
-  virtual std::string atomic(Code& code, const ClikeBuffer& b, AtomicOp op,
-                             const std::string& index, const std::string& expected,
-                             const std::string& value) = 0;
+  /// Writes the load of element `a.index` of `a.buffer`; the loaded value's text.
+  virtual std::string load(Code& code, const Access& a) = 0;
+  /// Writes the store of `a.value` at `a.index` of `a.buffer`.
+  virtual void store(Code& code, const Access& a) = 0;
+  /// Writes the atomic `a.op`; the old value's text.
+  virtual std::string atomic(Code& code, const Access& a) = 0;
   /// The statement that records a spent loop iteration budget and returns.
   virtual std::string budget_exhausted() const = 0;
   /// The statement that records a loop ended before its bound; empty where

@@ -8,17 +8,58 @@
 namespace vyre::clike {
 namespace {
 
-template <typename Key>
-std::string_view row_of(std::span<const std::pair<Key, std::string_view>> table, Key key) {
+// The operators every C-like language writes alike. u32 arithmetic wraps. Div
+// and Mod divide by max(b, 1): a compiler may evaluate both arms of `?:` that
+// have no side effects (glslang turns it into a select), and a division by
+// zero is undefined (on a CPU device, lavapipe or PoCL, it traps). Shift
+// counts are masked as S3 says, whatever the language's own rule.
+constexpr std::pair<BinOp, std::string_view> kCommonBinOps[] = {
+    {BinOp::Add, "$a + $b"},
+    {BinOp::Sub, "$a - $b"},
+    {BinOp::Mul, "$a * $b"},
+    {BinOp::Div, "($b == 0u ? 0u : $a / max($b, 1u))"},
+    {BinOp::Mod, "($b == 0u ? 0u : $a % max($b, 1u))"},
+    {BinOp::BitAnd, "$a & $b"},
+    {BinOp::BitOr, "$a | $b"},
+    {BinOp::BitXor, "$a ^ $b"},
+    {BinOp::Shl, "$a << ($b & 31u)"},
+    {BinOp::Shr, "$a >> ($b & 31u)"},
+};
+
+constexpr std::pair<UnOp, std::string_view> kCommonUnOps[] = {
+    {UnOp::Negate, "0u - $a"},
+    {UnOp::BitNot, "~$a"},
+};
+
+// Component selections of the word-pair and word-quad types (U64 is the pair
+// (lo, hi), the shape of Vec2U32).
+constexpr CastSpelling kCommonCasts[] = {
+    {DataType::U64, DataType::U32, "$a.x"},          {DataType::U64, DataType::Vec2U32, "$a"},
+    {DataType::Vec2U32, DataType::U32, "$a.x"},      {DataType::Vec2U32, DataType::U64, "$a"},
+    {DataType::Vec4U32, DataType::U32, "$a.x"},      {DataType::Vec4U32, DataType::U64, "$a.xy"},
+    {DataType::Vec4U32, DataType::Vec2U32, "$a.xy"},
+};
+
+/// The row of `key` in the dialect's table, else in the common one.
+template <typename Key, size_t N>
+std::string_view row_of(std::span<const std::pair<Key, std::string_view>> table,
+                        const std::pair<Key, std::string_view> (&common)[N], Key key) {
   for (const auto& [k, v] : table) {
+    if (k == key) return v;
+  }
+  for (const auto& [k, v] : common) {
     if (k == key) return v;
   }
   return {};
 }
 
-/// The table's own row for a non-identity cast; empty when it has none.
+/// The row of a non-identity cast in the dialect's table, else in the common
+/// one; empty when neither has it.
 std::string_view cast_row(const Dialect& d, DataType from, DataType to) {
   for (const CastSpelling& row : d.casts) {
+    if (row.from == from && row.to == to) return row.pattern;
+  }
+  for (const CastSpelling& row : kCommonCasts) {
     if (row.from == from && row.to == to) return row.pattern;
   }
   return {};
@@ -42,14 +83,14 @@ std::optional<std::string> mutated(const Dialect& d, BinOp op) {
   if (op == BinOp::Lt && mutant_active(Mutant::LtSigned))
     return "(" + as_i32("$a") + " < " + as_i32("$b") + " ? 1u : 0u)";
   if (op == BinOp::Ge && mutant_active(Mutant::GeAsGt))
-    return std::string(row_of(d.bin_ops, BinOp::Gt));
+    return std::string(row_of(d.bin_ops, kCommonBinOps, BinOp::Gt));
   if (op == BinOp::And && mutant_active(Mutant::LogicalAndBitwise)) return "($a & $b)";
   if (op == BinOp::Or && mutant_active(Mutant::LogicalOrBitwise)) return "($a | $b)";
   return std::nullopt;
 }
 
 std::optional<std::string> mutated(const Dialect& d, UnOp op) {
-  const auto row = [&](UnOp o) { return row_of(d.un_ops, o); };
+  const auto row = [&](UnOp o) { return row_of(d.un_ops, kCommonUnOps, o); };
   if (op == UnOp::Clz && mutant_active(Mutant::ClzOfZeroIs31))
     return "($a == 0u ? 31u : " + std::string(row(UnOp::Clz)) + ")";
   if (op == UnOp::Ctz && mutant_active(Mutant::CtzOfZeroAllOnes))
@@ -89,12 +130,12 @@ std::optional<TypeSpelling> Dialect::type(DataType t) const {
 
 std::string Dialect::pattern(BinOp op) const {
   if (std::optional<std::string> bug = mutated(*this, op)) return *bug;
-  return std::string(row_of(bin_ops, op));
+  return std::string(row_of(bin_ops, kCommonBinOps, op));
 }
 
 std::string Dialect::pattern(UnOp op) const {
   if (std::optional<std::string> bug = mutated(*this, op)) return *bug;
-  return std::string(row_of(un_ops, op));
+  return std::string(row_of(un_ops, kCommonUnOps, op));
 }
 
 std::optional<std::string> Dialect::cast_pattern(DataType from, DataType to) const {
@@ -107,7 +148,10 @@ std::optional<std::string> Dialect::cast_pattern(DataType from, DataType to) con
 }
 
 std::string_view Dialect::atomic_function(AtomicOp op) const {
-  return row_of(atomics, op);
+  for (const auto& [k, v] : atomics) {
+    if (k == op) return v;
+  }
+  return {};
 }
 
 std::string expand(std::string_view pattern, std::initializer_list<std::string_view> operands) {

@@ -196,7 +196,7 @@ class Emitter : public Code {
       return fail(
           "stored value type differs from the element type of `" + printable(store.buffer) + "`",
           loc);
-    buffers_.store(*this, *b, index.text, value.text);
+    buffers_.store(*this, {*b, index.text, value.text, "", AtomicOp::Add});
   }
 
   void statement(const node::If& branch, SourceLoc loc) {
@@ -332,13 +332,14 @@ class Emitter : public Code {
     const Value index = expr(*load.index);
     if (error_ || !expect_u32(index, "a load index", loc)) return kNone;
     if (!mutant_active(Mutant::LoadReusedAcrossStore))
-      return {buffers_.load(*this, *b, index.text), b->decl->element};
+      return {buffers_.load(*this, {*b, index.text, "", "", AtomicOp::Add}), b->decl->element};
     // LoadReusedAcrossStore: a common-subexpression pass reuses an earlier
     // load of the same buffer and index text still in scope, blind to the
     // stores and atomics between them.
     const std::string key = "#load " + load.buffer + "[" + index.text + "]";
     if (const Binding* cached = lookup(key)) return cached->value;
-    const Value v = {buffers_.load(*this, *b, index.text), b->decl->element};
+    const Value v = {buffers_.load(*this, {*b, index.text, "", "", AtomicOp::Add}),
+                     b->decl->element};
     scopes_.back()[key] = {v, false};
     return v;
   }
@@ -525,9 +526,8 @@ class Emitter : public Code {
         (expected && !expect_u32(*expected, "an atomic expected value", loc))) {
       return kNone;
     }
-    return {buffers_.atomic(*this, *b, atomic.op, index.text, expected ? expected->text : "",
-                            value.text),
-            DataType::U32};
+    const Access access = {*b, index.text, value.text, expected ? expected->text : "", atomic.op};
+    return {buffers_.atomic(*this, access), DataType::U32};
   }
 
   const Program& program_;

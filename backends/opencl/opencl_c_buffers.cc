@@ -78,35 +78,34 @@ std::string ClBuffers::workgroup_memory() const {
          std::string(opencl_c_dialect().barrier.execution) + "\n";
 }
 
-std::string ClBuffers::load(clike::Code& code, const clike::ClikeBuffer& b,
-                            const std::string& index) {
+std::string ClBuffers::load(clike::Code& code, const clike::Access& a) {
+  const clike::ClikeBuffer& b = a.buffer;
   const auto type = opencl_c_dialect().type(b.decl->element);
   const std::string result = code.zeroed_temp(b.decl->element);
-  code.line("if (" + clike::bounds_test(clike::AccessKind::Load, index, b, false) + ") " + result +
-            " = " + clike::expand(type->from_memory, {b.ident + "[" + index + "]"}) + ";");
+  code.line("if (" + clike::bounds_test(clike::AccessKind::Load, a.index, b, false) + ") " +
+            result + " = " + clike::expand(type->from_memory, {b.ident + "[" + a.index + "]"}) +
+            ";");
   return result;
 }
 
-void ClBuffers::store(clike::Code& code, const clike::ClikeBuffer& b, const std::string& index,
-                      const std::string& value) {
+void ClBuffers::store(clike::Code& code, const clike::Access& a) {
+  const clike::ClikeBuffer& b = a.buffer;
   const auto type = opencl_c_dialect().type(b.decl->element);
-  code.line("if (" + clike::bounds_test(clike::AccessKind::Store, index, b, false) + ") " +
-            b.ident + "[" + index + "] = " + clike::expand(type->to_memory, {value}) + ";");
+  code.line("if (" + clike::bounds_test(clike::AccessKind::Store, a.index, b, false) + ") " +
+            b.ident + "[" + a.index + "] = " + clike::expand(type->to_memory, {a.value}) + ";");
 }
 
-std::string ClBuffers::atomic(clike::Code& code, const clike::ClikeBuffer& b, AtomicOp op,
-                              const std::string& index, const std::string& expected,
-                              const std::string& value) {
+std::string ClBuffers::atomic(clike::Code& code, const clike::Access& a) {
   const std::string result = code.zeroed_temp(DataType::U32);
-  const std::string element = b.ident + "[" + index + "]";
-  const std::string test = clike::bounds_test(clike::AccessKind::Atomic, index, b, false);
+  const std::string element = a.buffer.ident + "[" + a.index + "]";
+  const std::string test = clike::bounds_test(clike::AccessKind::Atomic, a.index, a.buffer, false);
   const std::string guard = test.empty() ? "" : "if (" + test + ") ";
-  if (clike::atomic_add_split(op)) {
+  if (clike::atomic_add_split(a.op)) {
     code.line(guard + "{ " + result + " = " + element + "; " + element + " = " + result + " + " +
-              value + "; }");
+              a.value + "; }");
   } else {
     code.line(guard + result + " = " +
-              clike::atomic_call(opencl_c_dialect(), op, element, expected, value) + ";");
+              clike::atomic_call(opencl_c_dialect(), a.op, element, a.expected, a.value) + ";");
   }
   return result;
 }

@@ -16,13 +16,9 @@ class ClBuffers : public clike::BufferAccessor {
  public:
   ClBuffers(const Program& program, const KernelInterface& iface);
 
-  std::string load(clike::Code& code, const clike::ClikeBuffer& b,
-                   const std::string& index) override;
-  void store(clike::Code& code, const clike::ClikeBuffer& b, const std::string& index,
-             const std::string& value) override;
-  std::string atomic(clike::Code& code, const clike::ClikeBuffer& b, AtomicOp op,
-                     const std::string& index, const std::string& expected,
-                     const std::string& value) override;
+  std::string load(clike::Code& code, const clike::Access& a) override;
+  void store(clike::Code& code, const clike::Access& a) override;
+  std::string atomic(clike::Code& code, const clike::Access& a) override;
   std::string budget_exhausted() const override;
   std::string loop_cut_short() const override;
 

@@ -21,22 +21,11 @@ constexpr clike::TypeSpelling kTypes[] = {
     {DataType::Vec4U32, "uint4", "uint4", "((uint4)(0u))", "(uint4)(0u)", "$a", "$a"},
 };
 
-// Integer division by zero is undefined in OpenCL C (it traps on a CPU
-// device such as PoCL), and a compiler may evaluate both arms of `?:` when
-// they have no side effects, so the divisor is never 0: max(b, 1).
-// OpenCL C already takes shift counts modulo 32; the mask is written out anyway
-// so that the kernel says what vyre means. Scalar comparisons yield int 0/1.
+// The rows OpenCL C spells its own way; the arithmetic, bitwise and shift rows
+// every C-like language shares are clike's (dialect.cc: Div and Mod never
+// divide by 0, which traps on PoCL). Scalar comparisons yield int 0/1, so
+// each is turned into a uint 0/1.
 constexpr std::pair<BinOp, std::string_view> kBinOps[] = {
-    {BinOp::Add, "$a + $b"},
-    {BinOp::Sub, "$a - $b"},
-    {BinOp::Mul, "$a * $b"},
-    {BinOp::Div, "($b == 0u ? 0u : $a / max($b, 1u))"},
-    {BinOp::Mod, "($b == 0u ? 0u : $a % max($b, 1u))"},
-    {BinOp::BitAnd, "$a & $b"},
-    {BinOp::BitOr, "$a | $b"},
-    {BinOp::BitXor, "$a ^ $b"},
-    {BinOp::Shl, "$a << ($b & 31u)"},
-    {BinOp::Shr, "$a >> ($b & 31u)"},
     {BinOp::Eq, "($a == $b ? 1u : 0u)"},
     {BinOp::Ne, "($a != $b ? 1u : 0u)"},
     {BinOp::Lt, "($a < $b ? 1u : 0u)"},
@@ -51,8 +40,6 @@ constexpr std::pair<BinOp, std::string_view> kBinOps[] = {
 // reading of that rule matters. OpenCL C 1.2 has no ctz: the lowest set bit
 // (a & -a) has 31 - clz trailing zeros. Nor has it a bit reversal.
 constexpr std::pair<UnOp, std::string_view> kUnOps[] = {
-    {UnOp::Negate, "0u - $a"},
-    {UnOp::BitNot, "~$a"},
     {UnOp::LogicalNot, "($a == 0u ? 1u : 0u)"},
     {UnOp::Popcount, "popcount($a)"},
     {UnOp::Clz, "($a == 0u ? 32u : clz($a))"},
@@ -60,8 +47,9 @@ constexpr std::pair<UnOp, std::string_view> kUnOps[] = {
     {UnOp::ReverseBits, "vyre_reverse_bits($a)"},
 };
 
-// The valid non-identity cells of the pinned cast table; identity casts are
-// "$a" and every other cell is rejected. u32 <-> i32 reinterpret the bits
+// The valid non-identity cells of the pinned cast table but the component
+// selections clike shares; identity casts are "$a" and every other cell is
+// rejected. u32 <-> i32 reinterpret the bits
 // (as_int/as_uint), because a C conversion of an out-of-range value is
 // implementation-defined. A scalar cast to a vector type splats it.
 constexpr clike::CastSpelling kCasts[] = {
@@ -80,19 +68,12 @@ constexpr clike::CastSpelling kCasts[] = {
     {DataType::Bool, DataType::U64, "((uint2)($a ? 1u : 0u, 0u))"},
     {DataType::Bool, DataType::Vec2U32, "((uint2)($a ? 1u : 0u))"},
     {DataType::Bool, DataType::Vec4U32, "((uint4)($a ? 1u : 0u))"},
-    {DataType::U64, DataType::U32, "$a.x"},
     {DataType::U64, DataType::I32, "as_int($a.x)"},
     {DataType::U64, DataType::Bool, "(($a.x | $a.y) != 0u)"},
-    {DataType::U64, DataType::Vec2U32, "$a"},
-    {DataType::Vec2U32, DataType::U32, "$a.x"},
     {DataType::Vec2U32, DataType::I32, "as_int($a.x)"},
     {DataType::Vec2U32, DataType::Bool, "(($a.x | $a.y) != 0u)"},
-    {DataType::Vec2U32, DataType::U64, "$a"},
-    {DataType::Vec4U32, DataType::U32, "$a.x"},
     {DataType::Vec4U32, DataType::I32, "as_int($a.x)"},
     {DataType::Vec4U32, DataType::Bool, "(($a.x | $a.y | $a.z | $a.w) != 0u)"},
-    {DataType::Vec4U32, DataType::U64, "$a.xy"},
-    {DataType::Vec4U32, DataType::Vec2U32, "$a.xy"},
 };
 
 // OpenCL 1.2 core 32-bit atomics on __global memory: relaxed, device scope.

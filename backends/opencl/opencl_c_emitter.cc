@@ -14,16 +14,14 @@ Result<std::string> emit_opencl_c(const Program& program, const KernelInterface&
   Result<std::string> body =
       clike::emit_body(program, opencl_c_dialect(), buffers, iface.loop_iteration_budget, ops);
   if (!body.ok()) return body.error();
-  const auto& size = iface.workgroup_size;
-  std::string out = "// Lowered from a vyre 0.4.0 program (backends/opencl).\n";
-  out += opencl_c_dialect().prelude;
-  out += "__kernel __attribute__((reqd_work_group_size(" + std::to_string(size[0]) + ", " +
-         std::to_string(size[1]) + ", " + std::to_string(size[2]) + ")))\nvoid " +
-         std::string(kKernelName) + "(" + buffers.parameters() + ") {\n";
-  out += buffers.workgroup_memory();
-  out += *body;
-  out += "}\n";
-  return out;
+  // Exactly the workgroup size the program declares, so that no device picks another.
+  std::string attribute = "__kernel __attribute__((reqd_work_group_size(";
+  for (size_t axis = 0; axis < 3; ++axis) {
+    attribute += std::to_string(iface.workgroup_size[axis]) + (axis < 2 ? ", " : ")))\n");
+  }
+  return "// Lowered from a vyre 0.4.0 program (backends/opencl).\n" +
+         std::string(opencl_c_dialect().prelude) + attribute + "void " + kKernelName + "(" +
+         buffers.parameters() + ") {\n" + buffers.workgroup_memory() + *body + "}\n";
 }
 
 }  // namespace vyre::opencl

@@ -34,24 +34,21 @@ void GlslBuffers::use(const clike::ClikeBuffer& b, Kind kind, AtomicOp op) {
   used_.insert({static_cast<size_t>(&b - buffers_.data()), kind, op});
 }
 
-std::string GlslBuffers::load(clike::Code& code, const clike::ClikeBuffer& b,
-                              const std::string& index) {
-  use(b, Kind::Load, AtomicOp::Add);
-  return code.temp(b.decl->element, "load_" + b.ident + "(" + index + ")");
+std::string GlslBuffers::load(clike::Code& code, const clike::Access& a) {
+  use(a.buffer, Kind::Load, AtomicOp::Add);
+  return code.temp(a.buffer.decl->element, "load_" + a.buffer.ident + "(" + a.index + ")");
 }
 
-void GlslBuffers::store(clike::Code& code, const clike::ClikeBuffer& b, const std::string& index,
-                        const std::string& value) {
-  use(b, Kind::Store, AtomicOp::Add);
-  code.line("store_" + b.ident + "(" + index + ", " + value + ");");
+void GlslBuffers::store(clike::Code& code, const clike::Access& a) {
+  use(a.buffer, Kind::Store, AtomicOp::Add);
+  code.line("store_" + a.buffer.ident + "(" + a.index + ", " + a.value + ");");
 }
 
-std::string GlslBuffers::atomic(clike::Code& code, const clike::ClikeBuffer& b, AtomicOp op,
-                                const std::string& index, const std::string& expected,
-                                const std::string& value) {
-  use(b, Kind::Atomic, op);
-  const std::string args = index + ", " + (expected.empty() ? "" : expected + ", ") + value;
-  return code.temp(DataType::U32, std::string(name_of(op)) + "_" + b.ident + "(" + args + ")");
+std::string GlslBuffers::atomic(clike::Code& code, const clike::Access& a) {
+  use(a.buffer, Kind::Atomic, a.op);
+  const std::string args = a.index + ", " + (a.expected.empty() ? "" : a.expected + ", ") + a.value;
+  return code.temp(DataType::U32,
+                   std::string(name_of(a.op)) + "_" + a.buffer.ident + "(" + args + ")");
 }
 
 std::string GlslBuffers::budget_exhausted() const {

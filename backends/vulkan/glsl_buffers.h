@@ -19,13 +19,9 @@ class GlslBuffers : public clike::BufferAccessor {
  public:
   GlslBuffers(const Program& program, const ShaderInterface& iface);
 
-  std::string load(clike::Code& code, const clike::ClikeBuffer& b,
-                   const std::string& index) override;
-  void store(clike::Code& code, const clike::ClikeBuffer& b, const std::string& index,
-             const std::string& value) override;
-  std::string atomic(clike::Code& code, const clike::ClikeBuffer& b, AtomicOp op,
-                     const std::string& index, const std::string& expected,
-                     const std::string& value) override;
+  std::string load(clike::Code& code, const clike::Access& a) override;
+  void store(clike::Code& code, const clike::Access& a) override;
+  std::string atomic(clike::Code& code, const clike::Access& a) override;
   std::string budget_exhausted() const override;
   std::string loop_cut_short() const override;
 

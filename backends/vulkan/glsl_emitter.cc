@@ -15,18 +15,12 @@ Result<std::string> emit_glsl(const Program& program, const ShaderInterface& ifa
       clike::emit_body(program, glsl_dialect(), buffers, iface.loop_iteration_budget, ops);
   if (!body.ok()) return body.error();
   const auto& size = iface.workgroup_size;
-  std::string out = "#version 450\n// Lowered from a vyre 0.4.0 program (backends/vulkan).\n";
-  out += "layout(local_size_x = " + std::to_string(size[0]) +
-         ", local_size_y = " + std::to_string(size[1]) +
-         ", local_size_z = " + std::to_string(size[2]) + ") in;\n";
-  out += glsl_dialect().prelude;
-  out += buffers.declarations();
-  out += buffers.accessors();
-  out += "void main() {\n";
-  out += buffers.zero_workgroup_memory();
-  out += *body;
-  out += "}\n";
-  return out;
+  const std::string layout = "layout(local_size_x = " + std::to_string(size[0]) +
+                             ", local_size_y = " + std::to_string(size[1]) +
+                             ", local_size_z = " + std::to_string(size[2]) + ") in;\n";
+  return "#version 450\n// Lowered from a vyre 0.4.0 program (backends/vulkan).\n" + layout +
+         std::string(glsl_dialect().prelude) + buffers.declarations() + buffers.accessors() +
+         "void main() {\n" + buffers.zero_workgroup_memory() + *body + "}\n";
 }
 
 }  // namespace vyre::vulkan
