@@ -30,9 +30,10 @@ reference/observers: reference spec/ir spec/support
 reference/exec: reference reference/observers reference/ops spec/ir spec/support spec/validate
 reference/spec_tables: spec/ir spec/support
 backends: reference spec/ir spec/support spec/validate
-backends/vulkan/mutants: spec/ir
-backends/vulkan: backends backends/vulkan/mutants spec/ir spec/support spec/validate
-backends/opencl: backends spec/ir spec/support spec/validate
+backends/mutants:
+backends/clike: backends/mutants spec/ir spec/support
+backends/vulkan: backends backends/clike backends/mutants spec/ir spec/support spec/validate
+backends/opencl: backends backends/clike backends/mutants spec/ir spec/support spec/validate
 backends/isolation: backends spec/ir spec/support spec/text
 backends/isolation/testing: backends backends/isolation spec/ir
 backends/fault_injection: backends backends/isolation spec/ir spec/support spec/text

@@ -2,6 +2,7 @@
 #include "backends/opencl/dispatch_run.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "backends/opencl/buffer_pool.h"
 #include "backends/opencl/dispatch_checks.h"
 #include "backends/opencl/event_wait.h"
+#include "backends/opencl/runtime_mutants.h"
 #include "spec/support/huge_pages.h"
 
 namespace vyre::opencl {
@@ -158,7 +160,8 @@ class Run {
     for (size_t i = 0; i < regions.size(); ++i) {
       const ByteBuffer& bytes = *sources[i];
       std::copy(bytes.begin(), bytes.end(), regions[i].host);
-      std::fill(regions[i].host + bytes.size(), regions[i].host + regions[i].bytes, uint8_t{0});
+      if (zeroes_past_host_bytes())
+        std::fill(regions[i].host + bytes.size(), regions[i].host + regions[i].bytes, uint8_t{0});
     }
     unmap(regions);
     return true;
@@ -168,10 +171,13 @@ class Run {
   /// overlap, so the cached kernel's arguments can be set each time.
   bool execute() {
     cl_kernel kernel = r_.kernel.kernel;
+    std::vector<cl_uint> counts;
+    for (const KernelBuffer& b : r_.iface.buffers) {
+      counts.push_back(
+          static_cast<cl_uint>(host_element_count(b.element, r_.inputs.at(b.name).size())));
+    }
     for (size_t i = 0; i < bound_.size(); ++i) {
-      const KernelBuffer& b = r_.iface.buffers[i];
-      const cl_uint count =
-          static_cast<cl_uint>(host_element_count(b.element, r_.inputs.at(b.name).size()));
+      const cl_uint count = count_argument(counts.data(), i);
       cl_int error =
           api_.clSetKernelArg(kernel, r_.iface.pointer_arg(i), sizeof(cl_mem), &bound_[i]);
       if (error == CL_SUCCESS) {
@@ -184,15 +190,16 @@ class Run {
           api_.clSetKernelArg(kernel, r_.iface.control_arg(), sizeof(cl_mem), &control_);
       if (error != CL_SUCCESS) return fail(error, "clSetKernelArg");
     }
-    size_t global[3];
-    size_t local[3];
+    std::array<size_t, 3> global;
+    std::array<size_t, 3> local;
     for (size_t axis = 0; axis < 3; ++axis) {
       local[axis] = r_.iface.workgroup_size[axis];
       global[axis] = size_t{r_.grid.workgroups[axis]} * local[axis];
     }
+    global = global_size(global, local);
     EventHolder run{api_};
-    const cl_int error = api_.clEnqueueNDRangeKernel(queue_.queue(), kernel, 3, nullptr, global,
-                                                     local, 0, nullptr, &run.event);
+    const cl_int error = api_.clEnqueueNDRangeKernel(
+        queue_.queue(), kernel, 3, nullptr, global.data(), local.data(), 0, nullptr, &run.event);
     if (error != CL_SUCCESS) return fail(error, "clEnqueueNDRangeKernel");
     return wait(run.event, "the kernel");
   }
@@ -209,7 +216,7 @@ class Run {
         outputs[b.name] = {};
         continue;
       }
-      regions.push_back({bound_[i], bytes, nullptr});
+      regions.push_back({bound_[i], read_back_bytes(bytes), nullptr});
     }
     if (!map(regions, CL_MAP_READ, "reading the outputs")) return false;
     size_t next = 0;

@@ -44,8 +44,8 @@ std::optional<std::string> beyond_opencl_c_limits(const Program& program) {
   }
   for (const BufferDecl& decl : program.buffers) {
     if (!takes_binding(decl.access) && decl.count > kMaxKernelInt) {
-      return "workgroup buffer `" + printable(decl.name) + "` has " + std::to_string(decl.count) +
-             " elements, which" + limit;
+      return "workgroup buffer `" + clike::printable(decl.name) + "` has " +
+             std::to_string(decl.count) + " elements, which" + limit;
     }
   }
   return std::nullopt;

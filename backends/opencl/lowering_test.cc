@@ -8,7 +8,7 @@
 
 #include "backends/opencl/opencl_backend.h"
 #include "backends/opencl/opencl_c_buffers.h"
-#include "backends/opencl/opencl_c_tables.h"
+#include "backends/opencl/opencl_c_dialect.h"
 #include "spec/ir/builder.h"
 #include "spec/ir/casts.h"
 
@@ -33,16 +33,17 @@ void expect_snippet(const std::string& source, const std::string& snippet) {
 const BufferDecl kOut = storage("out", 0, BufferAccess::ReadWrite);
 
 TEST(OpenClTables, EveryOperatorAndAtomicHasARow) {
-  for (BinOp op : all_bin_ops()) EXPECT_FALSE(opencl_pattern(op).empty()) << name_of(op);
-  for (UnOp op : all_un_ops()) EXPECT_FALSE(opencl_pattern(op).empty()) << name_of(op);
-  for (AtomicOp op : all_atomic_ops()) EXPECT_FALSE(opencl_atomic_function(op).empty());
+  for (BinOp op : all_bin_ops())
+    EXPECT_FALSE(opencl_c_dialect().pattern(op).empty()) << name_of(op);
+  for (UnOp op : all_un_ops()) EXPECT_FALSE(opencl_c_dialect().pattern(op).empty()) << name_of(op);
+  for (AtomicOp op : all_atomic_ops()) EXPECT_FALSE(opencl_c_dialect().atomic_function(op).empty());
 }
 
 TEST(OpenClTables, CastCellsAreExactlyTheValidOnesOfThePinnedTable) {
   for (DataType from : all_data_types()) {
     for (DataType to : all_data_types()) {
       const bool valid = cast_verdict(from, to) == CastVerdict::Valid && from != DataType::Bytes;
-      EXPECT_EQ(opencl_cast_pattern(from, to).has_value(), valid)
+      EXPECT_EQ(opencl_c_dialect().cast_pattern(from, to).has_value(), valid)
           << name_of(from) << " -> " << name_of(to);
     }
   }
@@ -50,16 +51,21 @@ TEST(OpenClTables, CastCellsAreExactlyTheValidOnesOfThePinnedTable) {
 
 TEST(OpenClTables, DivisionNeverDividesByZeroAndShiftsMaskTheirCount) {
   // S3: x / 0 = x % 0 = 0, and no division by 0 is ever evaluated (CPU traps).
-  EXPECT_EQ(expand(opencl_pattern(BinOp::Div), {"a", "b"}), "(b == 0u ? 0u : a / max(b, 1u))");
-  EXPECT_EQ(expand(opencl_pattern(BinOp::Mod), {"a", "b"}), "(b == 0u ? 0u : a % max(b, 1u))");
-  EXPECT_EQ(expand(opencl_pattern(BinOp::Shl), {"a", "b"}), "a << (b & 31u)");
-  EXPECT_EQ(expand(opencl_pattern(BinOp::Shr), {"a", "b"}), "a >> (b & 31u)");
+  EXPECT_EQ(clike::expand(opencl_c_dialect().pattern(BinOp::Div), {"a", "b"}),
+            "(b == 0u ? 0u : a / max(b, 1u))");
+  EXPECT_EQ(clike::expand(opencl_c_dialect().pattern(BinOp::Mod), {"a", "b"}),
+            "(b == 0u ? 0u : a % max(b, 1u))");
+  EXPECT_EQ(clike::expand(opencl_c_dialect().pattern(BinOp::Shl), {"a", "b"}), "a << (b & 31u)");
+  EXPECT_EQ(clike::expand(opencl_c_dialect().pattern(BinOp::Shr), {"a", "b"}), "a >> (b & 31u)");
   // OpenCL C 1.2 has no ctz; clz(0) is tested, not trusted.
-  EXPECT_EQ(expand(opencl_pattern(UnOp::Ctz), {"x"}), "(x == 0u ? 32u : 31u - clz(x & (0u - x)))");
-  EXPECT_EQ(expand(opencl_pattern(UnOp::Clz), {"x"}), "(x == 0u ? 32u : clz(x))");
+  EXPECT_EQ(clike::expand(opencl_c_dialect().pattern(UnOp::Ctz), {"x"}),
+            "(x == 0u ? 32u : 31u - clz(x & (0u - x)))");
+  EXPECT_EQ(clike::expand(opencl_c_dialect().pattern(UnOp::Clz), {"x"}),
+            "(x == 0u ? 32u : clz(x))");
   // u32 <-> i32 reinterpret bits rather than convert out-of-range values.
-  EXPECT_EQ(expand(*opencl_cast_pattern(DataType::U32, DataType::I32), {"x"}), "as_int(x)");
-  EXPECT_EQ(expand(*opencl_cast_pattern(DataType::I32, DataType::U64), {"x"}),
+  EXPECT_EQ(clike::expand(*opencl_c_dialect().cast_pattern(DataType::U32, DataType::I32), {"x"}),
+            "as_int(x)");
+  EXPECT_EQ(clike::expand(*opencl_c_dialect().cast_pattern(DataType::I32, DataType::U64), {"x"}),
             "((uint2)(as_uint(x), x < 0 ? 0xFFFFFFFFu : 0u))");
 }
 
@@ -116,7 +122,7 @@ TEST(OpenClLowering, ExpressionsAreEvaluatedInSpecOrderIntoTemporaries) {
   const size_t cond = source.find("const uint t0 = (1u < 2u ? 1u : 0u);");
   const size_t yes = source.find("atomic_add(&b0[1u], 1u)");
   const size_t no = source.find("atomic_add(&b0[2u], 1u)");
-  const size_t pick = source.find("const uint t3 = ((t0 != 0u) ? t1 : t2);");
+  const size_t pick = source.find("const uint t3 = (t0 != 0u) ? t1 : t2;");
   ASSERT_NE(pick, std::string::npos) << source;
   EXPECT_LT(cond, yes);
   EXPECT_LT(yes, no);
@@ -127,7 +133,7 @@ TEST(OpenClLowering, LoopsEvaluateBoundsOnceAndCountIterations) {
   const std::string source = source_of(
       {{kOut}, {1, 1, 1}, {loop("i", u32(2), buflen("out"), {store("out", var("i"), u32(1))})}});
   expect_snippet(source, "const uint t0 = 2u;\n    const uint t1 = n0;\n");
-  expect_snippet(source, "for (uint c2 = t0; c2 < t1; ++c2) {");
+  expect_snippet(source, "uint c2 = t0;\n    for (; c2 < t1; ++c2) {");
   expect_snippet(source, "if (++vyre_iterations > 67108864u) { vyre_control[0] = 1u; return; }");
   expect_snippet(source, "const uint v0_i = c2;");
   expect_snippet(source, "__global uint* vyre_control  // word 0: a loop iteration budget ran out");
@@ -147,7 +153,7 @@ TEST(OpenClLowering, NamesInCommentsCannotContinueTheComment) {
        {store("x\\", u32(0), u32(1))}});
   EXPECT_EQ(source.find('\\'), std::string::npos) << source;
   EXPECT_EQ(source.find("?\?/"), std::string::npos) << source;
-  EXPECT_EQ(comment_text("a\\b?c/d"), "a_b_c_d");
+  EXPECT_EQ(clike::comment_text("a\\b?c/d"), "a_b_c_d");
 }
 
 TEST(OpenClLowering, ProgramsWithoutBuffersTakeNoParameters) {

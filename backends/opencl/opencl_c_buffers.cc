@@ -2,15 +2,14 @@
 #include "backends/opencl/opencl_c_buffers.h"
 
 #include <algorithm>
-#include <cctype>
 
-#include "backends/opencl/opencl_c_tables.h"
+#include "backends/opencl/opencl_c_dialect.h"
 
 namespace vyre::opencl {
 namespace {
 
 std::string memory_type(DataType t) {
-  const auto row = opencl_type(t);
+  const auto row = opencl_c_dialect().type(t);
   return std::string(row ? row->memory : "uint");
 }
 
@@ -29,50 +28,16 @@ std::string pointer_type(const KernelBuffer& b) {
 
 }  // namespace
 
-std::string printable(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c < 0x20 || c > 0x7e) c = '?';
-  }
-  return out;
-}
-
-std::string comment_text(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    const bool keep =
-        std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '.' || c == '_' || c == '-';
-    if (!keep) c = '_';
-  }
-  return out;
-}
-
-ClBuffers::ClBuffers(const Program& program, const KernelInterface& iface) : iface_(iface) {
-  for (size_t i = 0; i < iface.buffers.size(); ++i) {
-    buffers_.push_back({program.buffer(iface.buffers[i].name), "b" + std::to_string(i),
-                        "n" + std::to_string(i), true});
-  }
-  size_t shared = 0;
-  for (const BufferDecl& decl : program.buffers) {
-    if (takes_binding(decl.access)) continue;
-    buffers_.push_back(
-        {&decl, "w" + std::to_string(shared++), std::to_string(decl.count) + "u", false});
-  }
-}
-
-const ClBuffer* ClBuffers::find(std::string_view name) const {
-  for (const ClBuffer& b : buffers_) {
-    if (b.decl->name == name) return &b;
-  }
-  return nullptr;
-}
+ClBuffers::ClBuffers(const Program& program, const KernelInterface& iface)
+    : BufferAccessor(program, iface, "n"), iface_(iface) {}
 
 std::string ClBuffers::parameters() const {
   std::string out;
   for (size_t i = 0; i < iface_.buffers.size(); ++i) {
     const KernelBuffer& b = iface_.buffers[i];
-    out += "\n    " + pointer_type(b) + " b" + std::to_string(i) + ",  // " + comment_text(b.name) +
-           ": " + std::string(name_of(b.access)) + " " + std::string(name_of(b.element));
+    out += "\n    " + pointer_type(b) + " b" + std::to_string(i) + ",  // " +
+           clike::comment_text(b.name) + ": " + std::string(name_of(b.access)) + " " +
+           std::string(name_of(b.element));
   }
   for (size_t i = 0; i < iface_.buffers.size(); ++i) {
     out += "\n    uint n" + std::to_string(i) + ",  // element count of b" + std::to_string(i);
@@ -94,14 +59,14 @@ std::string ClBuffers::workgroup_memory() const {
   // No device has 2^32 invocations in a workgroup; clamping keeps the literal
   // a valid uint for programs that are refused at dispatch anyway.
   const uint64_t invocations = std::min<uint64_t>(iface_.workgroup_invocations(), 0xFFFFFFFFu);
-  for (const ClBuffer& b : buffers_) {
+  for (const clike::ClikeBuffer& b : buffers_) {
     if (b.bound) continue;
     const std::string type = memory_type(b.decl->element);
     declarations += "  __local " + type + " " + b.ident + "[" + std::to_string(b.decl->count) +
-                    "];  // " + comment_text(b.decl->name) + "\n";
-    zeroing += "    for (uint i = vyre_local_index; i < " + b.count +
-               "; i += " + std::to_string(invocations) + "u) " + b.ident + "[i] = (" + type +
-               ")(0u);\n";
+                    "];  // " + clike::comment_text(b.decl->name) + "\n";
+    const std::string zero =
+        clike::zeroing_loop(opencl_c_dialect(), b, "vyre_local_index", invocations);
+    if (!zero.empty()) zeroing += "    " + zero + "\n";
   }
   if (declarations.empty()) return "";
   const auto& size = iface_.workgroup_size;
@@ -110,29 +75,47 @@ std::string ClBuffers::workgroup_memory() const {
          "    const uint vyre_local_index = (uint)(get_local_id(2) * " +
          std::to_string(uint64_t{size[0]} * size[1]) + "u + get_local_id(1) * " +
          std::to_string(size[0]) + "u + get_local_id(0));\n" + zeroing + "  }\n  " +
-         std::string(kBarrierStatement) + "\n";
+         std::string(opencl_c_dialect().barrier.execution) + "\n";
 }
 
-std::string ClBuffers::load(const ClBuffer& b, const std::string& target,
-                            const std::string& index) const {
-  const auto type = opencl_type(b.decl->element);
-  return "if (" + index + " < " + b.count + ") " + target + " = " +
-         expand(type->from_memory, {b.ident + "[" + index + "]"}) + ";";
+std::string ClBuffers::load(clike::Code& code, const clike::Access& a) {
+  const clike::ClikeBuffer& b = a.buffer;
+  const auto type = opencl_c_dialect().type(b.decl->element);
+  const std::string result = code.zeroed_temp(b.decl->element);
+  code.line("if (" + clike::bounds_test(clike::AccessKind::Load, a.index, b, false) + ") " +
+            result + " = " + clike::expand(type->from_memory, {b.ident + "[" + a.index + "]"}) +
+            ";");
+  return result;
 }
 
-std::string ClBuffers::store(const ClBuffer& b, const std::string& index,
-                             const std::string& value) const {
-  const auto type = opencl_type(b.decl->element);
-  return "if (" + index + " < " + b.count + ") " + b.ident + "[" + index +
-         "] = " + expand(type->to_memory, {value}) + ";";
+void ClBuffers::store(clike::Code& code, const clike::Access& a) {
+  const clike::ClikeBuffer& b = a.buffer;
+  const auto type = opencl_c_dialect().type(b.decl->element);
+  code.line("if (" + clike::bounds_test(clike::AccessKind::Store, a.index, b, false) + ") " +
+            b.ident + "[" + a.index + "] = " + clike::expand(type->to_memory, {a.value}) + ";");
 }
 
-std::string ClBuffers::atomic(const ClBuffer& b, AtomicOp op, const std::string& target,
-                              const std::string& index, const std::string& expected,
-                              const std::string& value) const {
-  return "if (" + index + " < " + b.count + ") " + target + " = " +
-         std::string(opencl_atomic_function(op)) + "(&" + b.ident + "[" + index + "], " +
-         (expected.empty() ? "" : expected + ", ") + value + ");";
+std::string ClBuffers::atomic(clike::Code& code, const clike::Access& a) {
+  const std::string result = code.zeroed_temp(DataType::U32);
+  const std::string element = a.buffer.ident + "[" + a.index + "]";
+  const std::string test = clike::bounds_test(clike::AccessKind::Atomic, a.index, a.buffer, false);
+  const std::string guard = test.empty() ? "" : "if (" + test + ") ";
+  if (clike::atomic_add_split(a.op)) {
+    code.line(guard + "{ " + result + " = " + element + "; " + element + " = " + result + " + " +
+              a.value + "; }");
+  } else {
+    code.line(guard + result + " = " +
+              clike::atomic_call(opencl_c_dialect(), a.op, element, a.expected, a.value) + ";");
+  }
+  return result;
+}
+
+std::string ClBuffers::budget_exhausted() const {
+  return "vyre_control[0] = 1u;";
+}
+
+std::string ClBuffers::loop_cut_short() const {
+  return "";
 }
 
 }  // namespace vyre::opencl

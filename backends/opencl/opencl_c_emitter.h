@@ -1,6 +1,6 @@
-// Lowering of a vyre Program to one OpenCL C 1.2 kernel. Every expression is
-// evaluated into its own variable in exactly the order SEMANTICS S4 pins
-// (three-address form), so C's unspecified evaluation order never matters.
+// Lowering of a vyre Program to one OpenCL C 1.2 kernel: the shared C-like
+// emitter (backends/clike/emitter.h) in the OpenCL C dialect, with the buffers
+// reached through guarded statements (opencl_c_buffers.h).
 #pragma once
 
 #include <string>

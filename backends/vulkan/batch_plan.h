@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "backends/backend.h"
-#include "backends/vulkan/mutants/mutant.h"
+#include "backends/mutants/mutant.h"
 
 namespace vyre::vulkan {
 

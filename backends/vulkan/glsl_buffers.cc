@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "backends/vulkan/glsl_tables.h"
-#include "backends/vulkan/mutants/mutant.h"
+#include "backends/mutants/mutant.h"
+#include "backends/vulkan/glsl_dialect.h"
 
 namespace vyre::vulkan {
 namespace {
@@ -21,61 +21,42 @@ uint32_t uniform_rows(const BoundBuffer& b) {
 }
 
 std::string memory_type(DataType t) {
-  const auto row = glsl_type(t);
+  const auto row = glsl_dialect().type(t);
   return std::string(row ? row->memory : "uint");
 }
 
 }  // namespace
 
-std::string printable(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c < 0x20 || c > 0x7e) c = '?';
-  }
-  return out;
+GlslBuffers::GlslBuffers(const Program& program, const ShaderInterface& iface)
+    : BufferAccessor(program, iface, "vyre_counts.n"), iface_(iface) {}
+
+void GlslBuffers::use(const clike::ClikeBuffer& b, Kind kind, AtomicOp op) {
+  used_.insert({static_cast<size_t>(&b - buffers_.data()), kind, op});
 }
 
-std::string comment_text(std::string_view text) {
-  std::string out = printable(text);
-  // A backslash ending a `//` comment continues it onto the next line (GLSL
-  // line continuation), which would comment out the code there.
-  std::replace(out.begin(), out.end(), '\\', '?');
-  return out;
+std::string GlslBuffers::load(clike::Code& code, const clike::Access& a) {
+  use(a.buffer, Kind::Load, AtomicOp::Add);
+  return code.temp(a.buffer.decl->element, "load_" + a.buffer.ident + "(" + a.index + ")");
 }
 
-GlslBuffers::GlslBuffers(const Program& program, const ShaderInterface& iface) : iface_(iface) {
-  for (size_t i = 0; i < iface.buffers.size(); ++i) {
-    buffers_.push_back({program.buffer(iface.buffers[i].name), "b" + std::to_string(i),
-                        "vyre_counts.n" + std::to_string(i), true});
-  }
-  size_t shared = 0;
-  for (const BufferDecl& decl : program.buffers) {
-    if (takes_binding(decl.access)) continue;
-    buffers_.push_back(
-        {&decl, "w" + std::to_string(shared++), std::to_string(decl.count) + "u", false});
-  }
+void GlslBuffers::store(clike::Code& code, const clike::Access& a) {
+  use(a.buffer, Kind::Store, AtomicOp::Add);
+  code.line("store_" + a.buffer.ident + "(" + a.index + ", " + a.value + ");");
 }
 
-const GlslBuffer* GlslBuffers::find(std::string_view name) const {
-  for (const GlslBuffer& b : buffers_) {
-    if (b.decl->name == name) return &b;
-  }
-  return nullptr;
+std::string GlslBuffers::atomic(clike::Code& code, const clike::Access& a) {
+  use(a.buffer, Kind::Atomic, a.op);
+  const std::string args = a.index + ", " + (a.expected.empty() ? "" : a.expected + ", ") + a.value;
+  return code.temp(DataType::U32,
+                   std::string(name_of(a.op)) + "_" + a.buffer.ident + "(" + args + ")");
 }
 
-std::string GlslBuffers::load(const GlslBuffer& buffer) {
-  used_.insert({static_cast<size_t>(&buffer - buffers_.data()), Kind::Load, AtomicOp::Add});
-  return "load_" + buffer.ident;
+std::string GlslBuffers::budget_exhausted() const {
+  return "vyre_control.budget_exhausted = 1u;";
 }
 
-std::string GlslBuffers::store(const GlslBuffer& buffer) {
-  used_.insert({static_cast<size_t>(&buffer - buffers_.data()), Kind::Store, AtomicOp::Add});
-  return "store_" + buffer.ident;
-}
-
-std::string GlslBuffers::atomic(const GlslBuffer& buffer, AtomicOp op) {
-  used_.insert({static_cast<size_t>(&buffer - buffers_.data()), Kind::Atomic, op});
-  return std::string(name_of(op)) + "_" + buffer.ident;
+std::string GlslBuffers::loop_cut_short() const {
+  return "vyre_control.loop_cut_short = 1u;";
 }
 
 std::string GlslBuffers::declarations() const {
@@ -84,8 +65,8 @@ std::string GlslBuffers::declarations() const {
     out += "// Element counts of the bound buffers (host bytes / element size).\n";
     out += "layout(push_constant) uniform VyreCounts {\n";
     for (size_t i = 0; i < iface_.buffers.size(); ++i) {
-      out +=
-          "  uint n" + std::to_string(i) + ";  // " + comment_text(iface_.buffers[i].name) + "\n";
+      out += "  uint n" + std::to_string(i) + ";  // " +
+             clike::comment_text(iface_.buffers[i].name) + "\n";
     }
     out += "} vyre_counts;\n";
   }
@@ -95,7 +76,7 @@ std::string GlslBuffers::declarations() const {
                                 std::string(b.access == BufferAccess::Uniform ? "140" : "430") +
                                 ", set = 0, binding = " + std::to_string(i) + ") ";
     const std::string block = "B" + std::to_string(i);
-    const std::string comment = "  // " + comment_text(b.name) + ": " +
+    const std::string comment = "  // " + clike::comment_text(b.name) + ": " +
                                 std::string(name_of(b.access)) + " " +
                                 std::string(name_of(b.element)) + "\n";
     if (b.access == BufferAccess::Uniform) {
@@ -115,10 +96,10 @@ std::string GlslBuffers::declarations() const {
            ") coherent buffer VyreControl { uint budget_exhausted; uint loop_cut_short; } "
            "vyre_control;\n";
   }
-  for (const GlslBuffer& b : buffers_) {
+  for (const clike::ClikeBuffer& b : buffers_) {
     if (b.bound) continue;
     out += "shared " + memory_type(b.decl->element) + " " + b.ident + "[" +
-           std::to_string(b.decl->count) + "];  // " + comment_text(b.decl->name) + "\n";
+           std::to_string(b.decl->count) + "];  // " + clike::comment_text(b.decl->name) + "\n";
   }
   return out;
 }
@@ -131,9 +112,9 @@ std::string GlslBuffers::accessors() const {
 
 std::string GlslBuffers::accessor(const Use& use) const {
   const auto& [index, kind, op] = use;
-  const GlslBuffer& b = buffers_[index];
+  const clike::ClikeBuffer& b = buffers_[index];
   const DataType element = b.decl->element;
-  const auto type = glsl_type(element);
+  const auto type = glsl_dialect().type(element);
   if (!type) return "";
   const std::string value(type->value);
   const bool uniform = b.decl->access == BufferAccess::Uniform;
@@ -154,39 +135,31 @@ std::string GlslBuffers::accessor(const Use& use) const {
         }
         element_text += ")";
       }
-      const char* past_end = mutant_active(Mutant::LoadGuardOffByOne) ? " > " : " >= ";
-      out += value + " load_" + b.ident + "(uint i) {\n  if (i" + past_end + b.count + ") return " +
-             std::string(type->zero) + ";\n  return " + expand(type->from_memory, {element_text}) +
-             ";\n}\n";
+      out += value + " load_" + b.ident + "(uint i) {\n  if (" +
+             clike::bounds_test(clike::AccessKind::Load, "i", b, true) + ") return " +
+             std::string(type->zero) + ";\n  return " +
+             clike::expand(type->from_memory, {element_text}) + ";\n}\n";
       break;
     }
     case Kind::Store: {
-      const char* in_range = mutant_active(Mutant::StoreGuardOffByOne) ? " <= " : " < ";
-      out += "void store_" + b.ident + "(uint i, " + value + " v) {\n  if (i" + in_range + b.count +
-             ") " + slot + " = " + expand(type->to_memory, {"v"}) + ";\n}\n";
+      out += "void store_" + b.ident + "(uint i, " + value + " v) {\n  if (" +
+             clike::bounds_test(clike::AccessKind::Store, "i", b, false) + ") " + slot + " = " +
+             clike::expand(type->to_memory, {"v"}) + ";\n}\n";
       break;
     }
     case Kind::Atomic: {
       // Device-scope atomics without fences: see DESIGN.md, "Atomics".
       const bool cas = op == AtomicOp::CompareExchange;
       const std::string name = std::string(name_of(op)) + "_" + b.ident;
-      const std::string guard = mutant_active(Mutant::AtomicGuardMissing)
-                                    ? ""
-                                    : "  if (i >= " + b.count + ") return 0u;\n";
-      std::string call = std::string(glsl_atomic_function(op)) + "(" + slot + ", " +
-                         (cas ? "expected, " : "") + "v)";
-      if (cas && mutant_active(Mutant::CompareExchangeArgsSwapped)) {
-        call = std::string(glsl_atomic_function(op)) + "(" + slot + ", v, expected)";
-      }
-      if (op == AtomicOp::Add && mutant_active(Mutant::AtomicAddReturnsNew)) call += " + v";
-      if (op == AtomicOp::Exchange && mutant_active(Mutant::AtomicExchangeReturnsValue)) {
-        call = "(" + call + ", v)";
-      }
-      if (op == AtomicOp::Add && mutant_active(Mutant::AtomicAddNotAtomic)) {
+      const std::string test = clike::bounds_test(clike::AccessKind::Atomic, "i", b, true);
+      const std::string guard = test.empty() ? "" : "  if (" + test + ") return 0u;\n";
+      if (clike::atomic_add_split(op)) {
         out += "uint " + name + "(uint i, uint v) {\n" + guard + "  const uint old = " + slot +
                ";\n  " + slot + " = old + v;\n  return old;\n}\n";
         break;
       }
+      const std::string call =
+          clike::atomic_call(glsl_dialect(), op, slot, cas ? "expected" : "", "v");
       out += "uint " + name + "(uint i, " + (cas ? "uint expected, " : "") + "uint v) {\n" + guard +
              "  return " + call + ";\n}\n";
       break;
@@ -200,20 +173,15 @@ std::string GlslBuffers::zero_workgroup_memory() const {
   // No device has 2^32 invocations in a workgroup; clamping keeps the literal
   // a valid u32 for the programs that will be refused at dispatch anyway.
   const uint64_t invocations = std::min<uint64_t>(iface_.workgroup_invocations(), 0xFFFFFFFFu);
-  for (const GlslBuffer& b : buffers_) {
+  for (const clike::ClikeBuffer& b : buffers_) {
     if (b.bound) continue;
-    const std::string type = memory_type(b.decl->element);
-    if (mutant_active(Mutant::WorkgroupMemoryNotZeroed)) continue;
-    if (mutant_active(Mutant::WorkgroupZeroFirstPassOnly)) {
-      out += "  if (gl_LocalInvocationIndex < " + b.count + ") " + b.ident +
-             "[gl_LocalInvocationIndex] = " + type + "(0u);\n";
-      continue;
-    }
-    out += "  for (uint i = gl_LocalInvocationIndex; i < " + b.count +
-           "; i += " + std::to_string(invocations) + "u) " + b.ident + "[i] = " + type + "(0u);\n";
+    const std::string zeroing =
+        clike::zeroing_loop(glsl_dialect(), b, "gl_LocalInvocationIndex", invocations);
+    if (!zeroing.empty()) out += "  " + zeroing + "\n";
   }
   if (out.empty()) return out;
-  for (std::string_view statement : kBarrierStatements) out += "  " + std::string(statement) + "\n";
+  for (const std::string& statement : clike::barrier_statements(glsl_dialect()))
+    out += "  " + statement + "\n";
   return out;
 }
 

@@ -1,6 +1,6 @@
-// Lowering of a vyre Program to GLSL 450 compute source. Every expression is
-// evaluated into its own temporary in exactly the order SEMANTICS S4 pins
-// (three-address form), so GLSL's own evaluation rules never matter.
+// Lowering of a vyre Program to GLSL 450 compute source: the shared C-like
+// emitter (backends/clike/emitter.h) in the GLSL dialect, with the buffers
+// reached through accessor functions (glsl_buffers.h).
 #pragma once
 
 #include <string>

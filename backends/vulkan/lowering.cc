@@ -58,8 +58,8 @@ std::optional<std::string> beyond_glsl_limits(const Program& program) {
   }
   for (const BufferDecl& decl : program.buffers) {
     if (!takes_binding(decl.access) && decl.count > kMaxGlslInt) {
-      return "workgroup buffer `" + printable(decl.name) + "` has " + std::to_string(decl.count) +
-             " elements, which" + limit;
+      return "workgroup buffer `" + clike::printable(decl.name) + "` has " +
+             std::to_string(decl.count) + " elements, which" + limit;
     }
   }
   return std::nullopt;

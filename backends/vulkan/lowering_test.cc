@@ -135,8 +135,8 @@ TEST(GlslEmitter, NoNameCanChangeTheMeaningOfTheGlsl) {
     ++lowered;
   }
   EXPECT_GE(lowered, 95);  // At least every printable ASCII byte, backslash included.
-  EXPECT_EQ(comment_text("x\\"), "x?");
-  EXPECT_EQ(comment_text("a\nb"), "a?b");
+  EXPECT_EQ(clike::comment_text("x\\"), "x_");
+  EXPECT_EQ(clike::comment_text("a\nb"), "a_b");
 }
 
 TEST(Lowering, ProgramsNoGlslCanExpressAreNotSupportedNotInternalErrors) {

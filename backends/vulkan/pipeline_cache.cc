@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "backends/vulkan/mutants/mutant.h"
+#include "backends/mutants/mutant.h"
 #include "backends/vulkan/pipeline_cache_file.h"
 
 namespace vyre::vulkan {

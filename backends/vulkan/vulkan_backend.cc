@@ -17,7 +17,7 @@
 #include "backends/vulkan/device_buffers.h"
 #include "backends/vulkan/dispatch_checks.h"
 #include "backends/vulkan/dispatch_run.h"
-#include "backends/vulkan/mutants/mutant.h"
+#include "backends/mutants/mutant.h"
 #include "backends/vulkan/pipeline_cache.h"
 #include "backends/vulkan/vulkan_device.h"
 #include "spec/validate/validator.h"

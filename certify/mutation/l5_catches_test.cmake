@@ -1,5 +1,5 @@
 # `ctest -L mutation` (vyre_certify_l5_catches): the generator kills bugs
-# (issue 17). Each mutant of family `l5` (backends/vulkan/mutants/mutants.def)
+# (issue 17). Each mutant of family `l5` (backends/mutants/mutants.def)
 # must come out CERTIFIED at L4, so the hand-written levels L1-L4 miss it, and
 # NOT CERTIFIED by L5's random programs alone (--filter 'L5/*'), with an L5
 # case failing on wrong output (status `fail`: a verdict such as `not
@@ -7,7 +7,8 @@
 # written.
 # The mutants are the binary's own family `l5` (VYRE_MUTANT=list, from the
 # one table mutants.def); none listed fails the test.
-#   -DCLI=vyre-certify-mutants -DOUT_DIR=dir [-DRUNS=2] [-DRUN_TIMEOUT=s]
+# The mutants sit in the shared lowering, so BACKEND may be vulkan or opencl.
+#   -DCLI=vyre-certify-mutants -DOUT_DIR=dir [-DBACKEND=vulkan] [-DRUNS=2] [-DRUN_TIMEOUT=s]
 
 # The CLI keeps its driver cache under $XDG_CACHE_HOME: in the build tree,
 # never in the user's home.
@@ -18,8 +19,11 @@ foreach(var CLI OUT_DIR)
     message(FATAL_ERROR "l5_catches_test.cmake needs -D${var}=...")
   endif()
 endforeach()
+if(NOT DEFINED BACKEND)
+  set(BACKEND vulkan)
+endif()
 include(${CMAKE_CURRENT_LIST_DIR}/mutant_catalogue.cmake)
-read_mutant_catalogue(${CLI})
+read_mutant_catalogue(${CLI} ${BACKEND})
 set(MUTANTS "")
 foreach(m IN LISTS catalogue)
   if(family_${m} STREQUAL "l5")
@@ -42,7 +46,7 @@ set(errors "")
 foreach(m IN LISTS MUTANTS)
   set(ENV{VYRE_MUTANT} ${m})
   # L1-L4 miss it: certified.
-  execute_process(COMMAND ${CLI} --backend vulkan --level L4 --runs ${RUNS}
+  execute_process(COMMAND ${CLI} --backend ${BACKEND} --level L4 --runs ${RUNS}
                           --out ${OUT_DIR}/${m}/L4 --quiet
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
                   TIMEOUT ${RUN_TIMEOUT})
@@ -52,7 +56,7 @@ foreach(m IN LISTS MUTANTS)
     continue()
   endif()
   # L5 kills it: not certified, by an L5 case with a reduced repro.
-  execute_process(COMMAND ${CLI} --backend vulkan --level L5 --filter "L5/*" --runs ${RUNS}
+  execute_process(COMMAND ${CLI} --backend ${BACKEND} --level L5 --filter "L5/*" --runs ${RUNS}
                           --out ${OUT_DIR}/${m}/L5 --quiet
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
                   TIMEOUT ${RUN_TIMEOUT})

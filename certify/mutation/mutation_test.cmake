@@ -1,19 +1,22 @@
-# `ctest -L mutation`: certifies the Vulkan backend with each seeded bug of
-# backends/vulkan/mutants/mutants.def (the test-only vyre-certify-mutants,
-# VYRE_MUTANT=NAME) and requires NOT CERTIFIED, naming the case that killed it;
+# `ctest -L mutation`: certifies BACKEND (vulkan or opencl) with each seeded
+# bug it carries of backends/mutants/mutants.def (the shared lowering's and its
+# own runtime's; the test-only vyre-certify-mutants, VYRE_MUTANT=NAME) and
+# requires NOT CERTIFIED, naming the case that killed it;
 # a crash or hang of the run kills the mutant too, reported as such. A
-# survivor fails the test unless certify/report/mutation_record.h lists it with
-# its reason; a listed survivor that is now killed fails it too (stale record).
-# With the whole catalogue at the record's level and runs, the measured score
-# must equal the record's.
-#   -DCLI=vyre-certify-mutants -DRECORD=mutation_record.h -DOUT_DIR=dir
-#   -DLEVEL=L4 -DRUNS=2 [-DMUTANTS=A;B;...] [-DRUN_TIMEOUT=seconds]
+# survivor fails the test unless the backend's record (RECORD:
+# certify/report/mutation_record.h for vulkan, mutation_record_opencl.h for
+# opencl) lists it with its reason; a listed survivor that is now killed fails
+# it too (stale record). With the whole catalogue at the record's level and
+# runs, the measured score must equal the record's, and the record must name
+# BACKEND (kMutationBackend).
+#   -DCLI=vyre-certify-mutants -DBACKEND=vulkan -DRECORD=mutation_record.h
+#   -DOUT_DIR=dir -DLEVEL=L4 -DRUNS=2 [-DMUTANTS=A;B;...] [-DRUN_TIMEOUT=seconds]
 
 # The CLI keeps its driver cache under $XDG_CACHE_HOME: in the build tree,
 # never in the user's home.
 set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
 cmake_minimum_required(VERSION 3.25)
-foreach(var CLI RECORD OUT_DIR LEVEL RUNS)
+foreach(var CLI BACKEND RECORD OUT_DIR LEVEL RUNS)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "mutation_test.cmake needs -D${var}=...")
   endif()
@@ -23,7 +26,7 @@ if(NOT DEFINED RUN_TIMEOUT)
 endif()
 
 include(${CMAKE_CURRENT_LIST_DIR}/mutant_catalogue.cmake)
-read_mutant_catalogue(${CLI})
+read_mutant_catalogue(${CLI} ${BACKEND})
 
 # The committed record.
 file(READ ${RECORD} record)
@@ -33,6 +36,9 @@ foreach(key Total Killed)
   endif()
   set(record_${key} ${CMAKE_MATCH_1})
 endforeach()
+if(NOT record MATCHES "kMutationBackend = \"${BACKEND}\";")
+  message(FATAL_ERROR "${RECORD} is not the record of `${BACKEND}` (kMutationBackend)")
+endif()
 string(REGEX MATCH "kMutationLevel = \"(L[0-9])\"" _ "${record}")
 set(record_level ${CMAKE_MATCH_1})
 string(REGEX MATCH "kMutationRuns = ([0-9]+);" _ "${record}")
@@ -69,7 +75,7 @@ foreach(m IN LISTS catalogue)
   string(TIMESTAMP start "%s")
   # Set here, not through `cmake -E env`, which reports a child's crash as exit 1.
   set(ENV{VYRE_MUTANT} ${m})
-  execute_process(COMMAND ${CLI} --backend vulkan --level ${LEVEL} --runs ${RUNS}
+  execute_process(COMMAND ${CLI} --backend ${BACKEND} --level ${LEVEL} --runs ${RUNS}
                           --out ${OUT_DIR}/${m} --quiet
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
                   TIMEOUT ${RUN_TIMEOUT})
@@ -123,7 +129,7 @@ endforeach()
 
 unset(ENV{VYRE_MUTANT})
 list(LENGTH catalogue tested)
-set(score "mutation score: ${killed}/${tested} killed at ${LEVEL} --runs ${RUNS}")
+set(score "mutation score of ${BACKEND}: ${killed}/${tested} killed at ${LEVEL} --runs ${RUNS}")
 message(STATUS "${score}")
 string(APPEND table "\n${score}\n")
 file(WRITE ${OUT_DIR}/mutation_table.md "${table}")

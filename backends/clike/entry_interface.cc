@@ -1,12 +1,12 @@
-// Deriving a program's shader interface.
-#include "backends/vulkan/shader_interface.h"
+// Deriving a program's entry interface.
+#include "backends/clike/entry_interface.h"
 
 #include "spec/ir/host_abi.h"
 
 #include <algorithm>
 #include <cstdint>
 
-namespace vyre::vulkan {
+namespace vyre::clike {
 namespace {
 
 bool has_loop(const Body& body) {
@@ -20,12 +20,12 @@ bool has_loop(const Body& body) {
 
 }  // namespace
 
-uint64_t ShaderInterface::workgroup_invocations() const {
+uint64_t EntryInterface::workgroup_invocations() const {
   return vyre::axis_product(workgroup_size).value_or(UINT64_MAX);
 }
 
-ShaderInterface shader_interface_of(const Program& program, uint32_t loop_iteration_budget) {
-  ShaderInterface iface;
+EntryInterface entry_interface_of(const Program& program, uint32_t loop_iteration_budget) {
+  EntryInterface iface;
   std::vector<const BufferDecl*> bound;
   for (const BufferDecl& decl : program.buffers) {
     if (takes_binding(decl.access)) {
@@ -46,4 +46,4 @@ ShaderInterface shader_interface_of(const Program& program, uint32_t loop_iterat
   return iface;
 }
 
-}  // namespace vyre::vulkan
+}  // namespace vyre::clike

@@ -1,19 +1,20 @@
 // Seeded bugs (mutants.def) and the hooks that switch them on. Only the
-// test-only library vyre_vulkan_mutants is compiled with VYRE_MUTANTS; in every
-// other build the hooks are constant false and the compiler drops the mutated
-// code, so the shipped backend carries no trace of it.
+// test-only libraries vyre_clike_mutants, vyre_vulkan_mutants and
+// vyre_opencl_mutants are compiled with VYRE_MUTANTS; in every other build the
+// hooks are constant false and the compiler drops the mutated code, so the
+// shipped backends carry no trace of it.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 
-namespace vyre::vulkan {
+namespace vyre {
 
 /// One seeded bug of the catalogue, or None.
 enum class Mutant : uint8_t {
   None,
-#define VYRE_MUTANT(name, family, deterministic, description) name,
-#include "backends/vulkan/mutants/mutants.def"
+#define VYRE_MUTANT(name, family, deterministic, where, description) name,
+#include "backends/mutants/mutants.def"
 #undef VYRE_MUTANT
 };
 
@@ -40,4 +41,4 @@ constexpr bool mutant_forces_staging() {
 }
 #endif
 
-}  // namespace vyre::vulkan
+}  // namespace vyre

@@ -1,4 +1,5 @@
-// The selected mutant (test-only: compiled only into vyre_vulkan_mutants).
+// The selected mutant (test-only: compiled only into vyre_mutant_selection,
+// which only the mutant libraries link).
 // VYRE_MUTANT=NAME selects one; VYRE_MUTANT=list prints the catalogue; an
 // unknown name exits 2 with the list, before anything runs.
 #include <atomic>
@@ -6,9 +7,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "backends/vulkan/mutants/mutant.h"
+#include "backends/mutants/mutant.h"
 
-namespace vyre::vulkan {
+namespace vyre {
 namespace {
 
 struct Row {
@@ -16,13 +17,14 @@ struct Row {
   std::string_view name;
   std::string_view family;
   bool deterministic;
+  std::string_view where;
   std::string_view description;
 };
 
 constexpr Row kRows[] = {
-#define VYRE_MUTANT(name, family, deterministic, description) \
-  {Mutant::name, #name, #family, deterministic, description},
-#include "backends/vulkan/mutants/mutants.def"
+#define VYRE_MUTANT(name, family, deterministic, where, description) \
+  {Mutant::name, #name, #family, deterministic, #where, description},
+#include "backends/mutants/mutants.def"
 #undef VYRE_MUTANT
 };
 
@@ -31,9 +33,10 @@ constexpr uint32_t kFlakyPeriod = 16;
 
 void print_catalogue(std::FILE* out) {
   for (const Row& row : kRows) {
-    std::fprintf(out, "%.*s\t%.*s\t%s\t%.*s\n", static_cast<int>(row.name.size()), row.name.data(),
-                 static_cast<int>(row.family.size()), row.family.data(),
+    std::fprintf(out, "%.*s\t%.*s\t%s\t%.*s\t%.*s\n", static_cast<int>(row.name.size()),
+                 row.name.data(), static_cast<int>(row.family.size()), row.family.data(),
                  row.deterministic ? "deterministic" : "nondeterministic",
+                 static_cast<int>(row.where.size()), row.where.data(),
                  static_cast<int>(row.description.size()), row.description.data());
   }
 }
@@ -73,4 +76,4 @@ bool mutant_forces_staging() {
   return kSelected != nullptr && kSelected->family == "staging";
 }
 
-}  // namespace vyre::vulkan
+}  // namespace vyre

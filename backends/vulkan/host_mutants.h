@@ -6,7 +6,7 @@
 #include <array>
 #include <cstdint>
 
-#include "backends/vulkan/mutants/mutant.h"
+#include "backends/mutants/mutant.h"
 #include "spec/ir/host_abi.h"
 #include "spec/ir/types.h"
 

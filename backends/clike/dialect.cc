@@ -1,0 +1,172 @@
+// Lookups in a dialect's tables. The seeded bugs of the op and cast families
+// (backends/mutants/mutants.def) are written here once, from the dialect's
+// own rows, so that each applies to every dialect.
+#include "backends/clike/dialect.h"
+
+#include "backends/mutants/mutant.h"
+
+namespace vyre::clike {
+namespace {
+
+// The operators every C-like language writes alike. u32 arithmetic wraps. Div
+// and Mod divide by max(b, 1): a compiler may evaluate both arms of `?:` that
+// have no side effects (glslang turns it into a select), and a division by
+// zero is undefined (on a CPU device, lavapipe or PoCL, it traps). Shift
+// counts are masked as S3 says, whatever the language's own rule.
+constexpr std::pair<BinOp, std::string_view> kCommonBinOps[] = {
+    {BinOp::Add, "$a + $b"},
+    {BinOp::Sub, "$a - $b"},
+    {BinOp::Mul, "$a * $b"},
+    {BinOp::Div, "($b == 0u ? 0u : $a / max($b, 1u))"},
+    {BinOp::Mod, "($b == 0u ? 0u : $a % max($b, 1u))"},
+    {BinOp::BitAnd, "$a & $b"},
+    {BinOp::BitOr, "$a | $b"},
+    {BinOp::BitXor, "$a ^ $b"},
+    {BinOp::Shl, "$a << ($b & 31u)"},
+    {BinOp::Shr, "$a >> ($b & 31u)"},
+};
+
+constexpr std::pair<UnOp, std::string_view> kCommonUnOps[] = {
+    {UnOp::Negate, "0u - $a"},
+    {UnOp::BitNot, "~$a"},
+};
+
+// Component selections of the word-pair and word-quad types (U64 is the pair
+// (lo, hi), the shape of Vec2U32).
+constexpr CastSpelling kCommonCasts[] = {
+    {DataType::U64, DataType::U32, "$a.x"},          {DataType::U64, DataType::Vec2U32, "$a"},
+    {DataType::Vec2U32, DataType::U32, "$a.x"},      {DataType::Vec2U32, DataType::U64, "$a"},
+    {DataType::Vec4U32, DataType::U32, "$a.x"},      {DataType::Vec4U32, DataType::U64, "$a.xy"},
+    {DataType::Vec4U32, DataType::Vec2U32, "$a.xy"},
+};
+
+/// The row of `key` in the dialect's table, else in the common one.
+template <typename Key, size_t N>
+std::string_view row_of(std::span<const std::pair<Key, std::string_view>> table,
+                        const std::pair<Key, std::string_view> (&common)[N], Key key) {
+  for (const auto& [k, v] : table) {
+    if (k == key) return v;
+  }
+  for (const auto& [k, v] : common) {
+    if (k == key) return v;
+  }
+  return {};
+}
+
+/// The row of a non-identity cast in the dialect's table, else in the common
+/// one; empty when neither has it.
+std::string_view cast_row(const Dialect& d, DataType from, DataType to) {
+  for (const CastSpelling& row : d.casts) {
+    if (row.from == from && row.to == to) return row.pattern;
+  }
+  for (const CastSpelling& row : kCommonCasts) {
+    if (row.from == from && row.to == to) return row.pattern;
+  }
+  return {};
+}
+
+/// The seeded bug's pattern for `op`, built from the dialect's correct rows;
+/// nullopt when no mutant of `op` is selected (always, outside the test-only
+/// mutant build).
+std::optional<std::string> mutated(const Dialect& d, BinOp op) {
+  const auto as_i32 = [&](std::string_view x) {
+    return expand(cast_row(d, DataType::U32, DataType::I32), {x});
+  };
+  if (op == BinOp::Shr && mutant_active(Mutant::ShrArithmetic))
+    return expand(cast_row(d, DataType::I32, DataType::U32),
+                  {"(" + as_i32("$a") + " >> ($b & 31u))"});
+  if (op == BinOp::Shl && mutant_active(Mutant::ShlCountUnmasked)) return "$a << $b";
+  if (op == BinOp::Div && mutant_active(Mutant::DivByZeroKeepsDividend))
+    return "($b == 0u ? $a : $a / max($b, 1u))";
+  if (op == BinOp::Mod && mutant_active(Mutant::ModByZeroKeepsDividend))
+    return "($b == 0u ? $a : $a % max($b, 1u))";
+  if (op == BinOp::Lt && mutant_active(Mutant::LtSigned))
+    return "(" + as_i32("$a") + " < " + as_i32("$b") + " ? 1u : 0u)";
+  if (op == BinOp::Ge && mutant_active(Mutant::GeAsGt))
+    return std::string(row_of(d.bin_ops, kCommonBinOps, BinOp::Gt));
+  if (op == BinOp::And && mutant_active(Mutant::LogicalAndBitwise)) return "($a & $b)";
+  if (op == BinOp::Or && mutant_active(Mutant::LogicalOrBitwise)) return "($a | $b)";
+  return std::nullopt;
+}
+
+std::optional<std::string> mutated(const Dialect& d, UnOp op) {
+  const auto row = [&](UnOp o) { return row_of(d.un_ops, kCommonUnOps, o); };
+  if (op == UnOp::Clz && mutant_active(Mutant::ClzOfZeroIs31))
+    return "($a == 0u ? 31u : " + std::string(row(UnOp::Clz)) + ")";
+  if (op == UnOp::Ctz && mutant_active(Mutant::CtzOfZeroAllOnes))
+    return "($a == 0u ? 0xFFFFFFFFu : " + std::string(row(UnOp::Ctz)) + ")";
+  if (op == UnOp::Popcount && mutant_active(Mutant::PopcountLowHalf))
+    return expand(row(UnOp::Popcount), {"($a & 0xFFFFu)"});
+  if (op == UnOp::Negate && mutant_active(Mutant::NegateAsBitNot))
+    return std::string(row(UnOp::BitNot));
+  if (op == UnOp::LogicalNot && mutant_active(Mutant::LogicalNotXorOne)) return "($a ^ 1u)";
+  return std::nullopt;
+}
+
+std::optional<std::string> mutated_cast(const Dialect& d, DataType from, DataType to) {
+  const auto cast = [&](DataType f, DataType t, std::string_view x) {
+    return expand(cast_row(d, f, t), {x});
+  };
+  using T = DataType;
+  if (from == T::I32 && to == T::U64 && mutant_active(Mutant::CastI32ToU64ZeroExtends))
+    return cast(T::U32, T::U64, cast(T::I32, T::U32, "$a"));
+  if (from == T::U32 && to == T::Bool && mutant_active(Mutant::CastU32ToBoolLowBit))
+    return cast(T::U32, T::Bool, "($a & 1u)");
+  if (from == T::U64 && to == T::Bool && mutant_active(Mutant::CastU64ToBoolLowWord))
+    return cast(T::U32, T::Bool, cast(T::U64, T::U32, "$a"));
+  if (from == T::Vec4U32 && to == T::Vec2U32 && mutant_active(Mutant::CastVec4ToVec2HighHalf))
+    return "$a.zw";
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<TypeSpelling> Dialect::type(DataType t) const {
+  for (const TypeSpelling& row : types) {
+    if (row.type == t) return row;
+  }
+  return std::nullopt;
+}
+
+std::string Dialect::pattern(BinOp op) const {
+  if (std::optional<std::string> bug = mutated(*this, op)) return *bug;
+  return std::string(row_of(bin_ops, kCommonBinOps, op));
+}
+
+std::string Dialect::pattern(UnOp op) const {
+  if (std::optional<std::string> bug = mutated(*this, op)) return *bug;
+  return std::string(row_of(un_ops, kCommonUnOps, op));
+}
+
+std::optional<std::string> Dialect::cast_pattern(DataType from, DataType to) const {
+  if (!type(from) || !type(to)) return std::nullopt;
+  if (from == to) return "$a";
+  if (std::optional<std::string> bug = mutated_cast(*this, from, to)) return bug;
+  const std::string_view row = cast_row(*this, from, to);
+  if (row.empty()) return std::nullopt;
+  return std::string(row);
+}
+
+std::string_view Dialect::atomic_function(AtomicOp op) const {
+  for (const auto& [k, v] : atomics) {
+    if (k == op) return v;
+  }
+  return {};
+}
+
+std::string expand(std::string_view pattern, std::initializer_list<std::string_view> operands) {
+  std::string out;
+  out.reserve(pattern.size() + 16);
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char next = i + 1 < pattern.size() ? pattern[i + 1] : '\0';
+    if (pattern[i] == '$' && next >= 'a' && static_cast<size_t>(next - 'a') < operands.size()) {
+      out += operands.begin()[next - 'a'];
+      ++i;
+    } else {
+      out += pattern[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace vyre::clike
