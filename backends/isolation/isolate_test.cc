@@ -7,9 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <string>
+#include <thread>
 
 #include "backends/isolation/testing/fake_backend.h"
 
@@ -122,9 +124,9 @@ TEST_F(IsolateTest, CompileStatusAndMessagePassThrough) {
   EXPECT_EQ(rejected.program, nullptr);
 }
 
-TEST_F(IsolateTest, SegfaultIsAnErrorNamingTheSignal) {
+TEST_F(IsolateTest, SegfaultIsACrashNamingTheSignal) {
   DispatchOutcome out = run(FakeMode::Segfault);
-  EXPECT_EQ(out.status, Status::Error);
+  EXPECT_EQ(out.status, Status::Crashed);
   if (kSanitized) {
     EXPECT_NE(out.message.find("backend process crashed ("), std::string::npos) << out.message;
   } else {
@@ -138,7 +140,7 @@ TEST_F(IsolateTest, SegfaultIsAnErrorNamingTheSignal) {
 
 TEST_F(IsolateTest, AbortNamesSigabrt) {
   DispatchOutcome out = run(FakeMode::Abort);
-  EXPECT_EQ(out.status, Status::Error);
+  EXPECT_EQ(out.status, Status::Crashed);
   EXPECT_NE(out.message.find("crashed (signal 6: SIGABRT) during dispatch"), std::string::npos)
       << out.message;
   expect_recovered();
@@ -146,7 +148,7 @@ TEST_F(IsolateTest, AbortNamesSigabrt) {
 
 TEST_F(IsolateTest, ExitNamesTheExitStatus) {
   DispatchOutcome out = run(FakeMode::Exit3);
-  EXPECT_EQ(out.status, Status::Error);
+  EXPECT_EQ(out.status, Status::Crashed);
   EXPECT_NE(out.message.find("crashed (exit status 3) during dispatch"), std::string::npos)
       << out.message;
   expect_recovered();
@@ -223,6 +225,89 @@ TEST_F(IsolateTest, DestroyingKillsAChildThatWillNotExit) {
   backend_.reset();
   EXPECT_LT(Clock::now() - start, milliseconds(3000));
   EXPECT_TRUE(no_children());
+}
+
+TEST_F(IsolateTest, ConcurrencyQueriesAreTheChildBackends) {
+  EXPECT_TRUE(backend_->compiles_concurrently());
+  EXPECT_EQ(backend_->concurrent_dispatches(), isolation::testing::kFakeConcurrentDispatches);
+}
+
+TEST_F(IsolateTest, DispatchRunsRunsTheWholeBatchInTheChild) {
+  BatchOptions options;
+  options.runs = 5;
+  options.submissions = 2;
+  BatchOutcome batch = backend_->dispatch_runs(*program_, fake_inputs(FakeMode::Echo, {1, 2}),
+                                               Grid{{3, 1, 1}}, options);
+  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+  EXPECT_EQ(batch.first_outputs.at("out"), (ByteBuffer{4, 5}));
+  EXPECT_EQ(batch.dispatches, 5u);  // The default dispatch_runs in the child: one per run.
+  EXPECT_EQ(batch.differing_runs, 0u);
+  EXPECT_TRUE(batch.differing.empty());
+}
+
+TEST_F(IsolateTest, CallsInFlightAtOnceRunAtOnceInTheChild) {
+  DispatchOutcome other;
+  std::thread peer([&] { other = run(FakeMode::Rendezvous); });
+  DispatchOutcome mine = run(FakeMode::Rendezvous);
+  peer.join();
+  ASSERT_EQ(mine.status, Status::Ok) << mine.message;
+  ASSERT_EQ(other.status, Status::Ok) << other.message;
+  EXPECT_EQ(mine.outputs.at("out"), ByteBuffer{1});
+  EXPECT_EQ(other.outputs.at("out"), ByteBuffer{1});
+}
+
+TEST_F(IsolateTest, ACrashFailsEveryCallInFlightAsCrashed) {
+  std::atomic<bool> waiting{false};
+  DispatchOutcome bystander;
+  std::thread peer([&] {
+    waiting = true;
+    bystander = run(FakeMode::Rendezvous);
+  });
+  while (!waiting) std::this_thread::yield();
+  std::this_thread::sleep_for(milliseconds(200));  // Lets the bystander reach the child.
+  DispatchOutcome crashed = run(FakeMode::Segfault);
+  peer.join();
+  EXPECT_EQ(crashed.status, Status::Crashed);
+  EXPECT_EQ(bystander.status, Status::Crashed);
+  EXPECT_NE(bystander.message.find("other call(s) were in flight"), std::string::npos)
+      << bystander.message;
+  expect_recovered();
+}
+
+TEST_F(IsolateTest, ABackendTimeoutReplacesTheProcess) {
+  DispatchOutcome before = run(FakeMode::Pid);
+  ASSERT_EQ(before.status, Status::Ok) << before.message;
+  DispatchOutcome hung = run(FakeMode::ReportTimeout);
+  EXPECT_EQ(hung.status, Status::Timeout);
+  EXPECT_EQ(hung.message, "the fake's submission did not finish");
+  DispatchOutcome after = run(FakeMode::Pid);
+  ASSERT_EQ(after.status, Status::Ok) << after.message;
+  EXPECT_NE(after.outputs.at("out"), before.outputs.at("out"));
+}
+
+TEST_F(IsolateTest, ACompileThatNeverEndsIsATimeoutOfTheCompile) {
+  restart(hang_options());
+  CompileOutcome compiled =
+      backend_->compile(fake_program(isolation::testing::kHangingCompileWidth));
+  EXPECT_EQ(compiled.status, Status::Timeout);
+  EXPECT_EQ(compiled.message,
+            "backend process did not answer within 500 ms during compile of program #2; killed it");
+  EXPECT_TRUE(no_children());
+  expect_recovered();
+}
+
+TEST_F(IsolateTest, ADriverBuildThatNeverEndsIsNamedAsTheCompileNotTheKernel) {
+  restart(hang_options());
+  CompileOutcome compiled =
+      backend_->compile(fake_program(isolation::testing::kHangingPrepareWidth));
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  DispatchOutcome out =
+      backend_->dispatch(*compiled.program, fake_inputs(FakeMode::Echo, {0}), Grid{});
+  EXPECT_EQ(out.status, Status::Timeout);
+  EXPECT_EQ(out.message,
+            "backend process did not answer within 500 ms during the driver's compile of program "
+            "#2 (prepare: its pipeline or kernel); killed it");
+  expect_recovered();
 }
 
 TEST(Isolate, FactoryErrorIsTheStartError) {

@@ -82,14 +82,6 @@ struct OpenClBackend::State {
     return current;
   }
 
-  /// The current queue if one is open, for prepare(): building ahead never
-  /// opens a context of its own.
-  std::optional<QueueHandles> open_queue() {
-    std::lock_guard lock(mutex);
-    if (!current.queue) return std::nullopt;
-    return current;
-  }
-
   /// After a hang (the queue was abandoned) or a failed kernel, drop the
   /// queue so that the next dispatch gets a fresh context.
   void recover(Status status) {
@@ -197,8 +189,10 @@ DispatchOutcome OpenClBackend::dispatch(const CompiledProgram& compiled, const B
 void OpenClBackend::prepare(const CompiledProgram& compiled) {
   const auto* program = dynamic_cast<const OpenClProgram*>(&compiled);
   if (program == nullptr) return;
-  std::optional<QueueHandles> queue = state_->open_queue();
-  if (!queue) return;
+  // Opens the context if none is open yet, so that a fresh process (process
+  // isolation) builds here too, under the prepare's own time limit.
+  Result<QueueHandles> queue = state_->get_queue();
+  if (!queue.ok()) return;
   bool built = false;
   // A failed build is not kept: the dispatch builds again and reports it.
   (void)queue->kernels->get(program->id(), program->lowered(),

@@ -49,9 +49,9 @@ class OpenClBackend final : public Backend {
   /// kernel in the context the dispatches use, under the backend's lock for
   /// what they share.
   bool compiles_concurrently() const override { return true; }
-  /// Builds the kernel of `program` (clBuildProgram) into the kernel cache,
-  /// in the context already open (never opening one), so that its first
-  /// dispatch finds it.
+  /// Builds the kernel of `program` (clBuildProgram) into the kernel cache
+  /// of the current context (opening one if none is open), so that its
+  /// first dispatch finds it.
   void prepare(const CompiledProgram& program) override;
   /// Kernels built (clBuildProgram) so far; a cached program's later
   /// dispatches add none.

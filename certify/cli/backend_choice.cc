@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "backends/isolation/isolate.h"
 #include "backends/plugin/isolated_plugin.h"
 #include "backends/registry.h"
 
@@ -33,8 +34,22 @@ bool take_backend_option(const std::string& flag, const std::string& value, Back
   return true;
 }
 
+bool take_backend_switch(const std::string& flag, BackendChoice& choice,
+                         std::optional<std::string>& error) {
+  if (flag != kInProcessFlag) return false;
+  if (choice.in_process) error = flag + " given twice; give it once";
+  choice.in_process = true;
+  return true;
+}
+
 std::optional<std::string> check_backend_choice(const BackendChoice& choice) {
   if (choice.backend.empty()) return "--backend is required";
+  if (choice.in_process &&
+      (names_plugin(choice.backend) || !backend_takes_device(choice.backend))) {
+    return std::string(kInProcessFlag) +
+           " applies to the built-in device backends (vulkan, opencl) only: a plugin always "
+           "runs in a child process, and `reference` always in this one";
+  }
   if (!choice.device) return std::nullopt;
   if (names_plugin(choice.backend)) {
     return "--device does not apply to a plugin backend (the plugin ABI's create() takes no "
@@ -62,7 +77,20 @@ Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
     if (!builtin) {
       return Error{builtin.error().message + "; or give a plugin's path (./libmybackend.so)"};
     }
-    return builtin;
+    if (choice.in_process || !backend_takes_device(choice.backend)) return builtin;
+    // A driver is code the suite does not trust to stay up either: the
+    // backend is made again in a child (this one only checked the name) and
+    // its compiles and calls are bounded by the same limit as a submission.
+    IsolationOptions isolation;
+    isolation.call_timeout = options.fence_timeout;
+    auto isolated = start_isolated(
+        [name = choice.backend, options] { return make_backend(name, options); }, isolation);
+    if (!isolated) {
+      return Error{"cannot start the `" + choice.backend +
+                   "` backend in its child process: " + isolated.error().message + " (" +
+                   std::string(kInProcessFlag) + " runs it in this process)"};
+    }
+    return isolated;
   }
   // A plugin is code the suite does not trust to stay up: it runs in a child.
   IsolationOptions isolation;

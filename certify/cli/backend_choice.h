@@ -1,12 +1,13 @@
-// --backend, --device and --timeout-ms: how `vyre-certify` (certify) and
-// `vyre-certify run` pick and open a backend, so a repro replays on every
-// backend the certification run accepts.
+// --backend, --device, --timeout-ms and --in-process: how `vyre-certify`
+// (certify), `fuzz` and `run` pick and open a backend, so a repro replays on
+// every backend the certification run accepts.
 #pragma once
 
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "backends/backend.h"
 #include "spec/support/result.h"
@@ -19,7 +20,17 @@ struct BackendChoice {
   std::string backend;
   std::optional<std::string> device;
   std::optional<std::chrono::milliseconds> timeout;
+  /// --in-process: run a built-in device backend (vulkan, opencl) in this
+  /// process instead of a child, for a debugger; a driver crash then ends the run.
+  bool in_process = false;
 };
+
+/// The switch that keeps a built-in backend in this process.
+inline constexpr std::string_view kInProcessFlag = "--in-process";
+
+/// Takes --in-process: true when `flag` is it. `error` gets a repeated switch.
+bool take_backend_switch(const std::string& flag, BackendChoice& choice,
+                         std::optional<std::string>& error);
 
 /// Takes `flag value` when flag is --backend, --device or --timeout-ms: true
 /// when it was one of them. `error` gets a usage problem (a repeated option,
@@ -34,9 +45,12 @@ std::optional<std::string> check_backend_choice(const BackendChoice& choice);
 /// True when --backend names a plugin file rather than a built-in backend.
 bool names_plugin(const std::string& backend);
 
-/// Opens the backend: a built-in one by name, or a plugin loaded in a child
-/// process (backends/isolation/isolate.h). An Error when it cannot be loaded;
-/// the backend's probe() may still say it is unavailable.
+/// Opens the backend: a plugin, and a built-in one that drives a device
+/// (vulkan, opencl) unless choice.in_process, in a child process
+/// (backends/isolation/isolate.h), so that a driver that crashes or hangs
+/// fails one call; `reference` in this process. An Error when it cannot be
+/// loaded or (in a child) started; the backend's probe() may still say it is
+/// unavailable.
 Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice);
 
 }  // namespace vyre::cli

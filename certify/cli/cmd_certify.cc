@@ -32,10 +32,11 @@ constexpr std::string_view kUsage =
     "                    [--filter GLOB] [--out DIR] [--timeout-ms MS] [--case-budget-s S]\n"
     "                    [--time-budget-s S] [--seed-policy fixed|date] [--gate FILE]\n"
     "                    [--baseline REPORT.json] [--shard I/N [--shard-times REPORT.json]]\n"
-    "                    [--quiet] [--dry-run]\n"
+    "                    [--in-process] [--quiet] [--dry-run]\n"
     "  NAME is a built-in backend (reference, vulkan, opencl) or a plugin path\n"
-    "  (./libmybackend.so), which runs in a child process so that a crash or hang fails\n"
-    "  one case, not the run.\n"
+    "  (./libmybackend.so). A plugin, vulkan and opencl run in a child process, so that\n"
+    "  a crash or hang of the driver fails one case (`crashed`, `timeout`), not the run;\n"
+    "  --in-process keeps vulkan or opencl in this process (for a debugger).\n"
     "  --timeout-ms bounds one compile and one submission of a built-in backend (default\n"
     "  10000) and one compile or dispatch call of a plugin (default 60000).\n"
     "  --case-budget-s bounds all the runs of one case (default 300; 0: no bound): a\n"
@@ -44,7 +45,7 @@ constexpr std::string_view kUsage =
     "  all or a list (0,1) runs one shard per device in parallel child processes and\n"
     "  merges their reports into --out (the merged verdict is the exit status).\n"
     "  --time-budget-s bounds the whole run: cases not started when it is spent fail\n"
-    "  with `timeout`. A case ending `device-lost` or `timeout` is retried once on a\n"
+    "  with `timeout`. A case ending `device lost`, `timeout` or `crashed` is retried once on a\n"
     "  freshly opened backend, and the report says so.\n"
     "  --seed-policy date derives the seed from the UTC date (YYYYMMDD) unless --seed\n"
     "  is given; the policy is recorded in report.json.\n"
@@ -93,6 +94,11 @@ std::optional<std::string> collect_options(std::span<const std::string> args,
     }
     if (flag == "--dry-run") {
       out.dry_run = true;
+      continue;
+    }
+    std::optional<std::string> error;
+    if (take_backend_switch(flag, out.backend, error)) {
+      if (error) return error;
       continue;
     }
     if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued) &&

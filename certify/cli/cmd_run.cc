@@ -30,8 +30,11 @@ namespace {
 
 constexpr std::string_view kUsage =
     "vyre-certify run CASE.vyre [--backend NAME] [--device D] [--timeout-ms MS]\n"
-    "                    [--schedule canonical|reversed|random:SEED] [--strict-oob]\n"
-    "  NAME is reference (the default), another built-in backend (vulkan) or a plugin path.\n"
+    "                    [--schedule canonical|reversed|random:SEED] [--strict-oob] "
+    "[--in-process]\n"
+    "  NAME is reference (the default), another built-in backend (vulkan, opencl) or a plugin\n"
+    "  path. vulkan and opencl run in a child process (a driver crash is reported as\n"
+    "  `crashed`) unless --in-process.\n"
     "  --schedule and --strict-oob apply to the reference only.\n"
     "vyre-certify run --rules RULES.toml --graph GRAPH.toml [--backend NAME] [--device D]\n"
     "                    [--timeout-ms MS]\n"
@@ -79,6 +82,8 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, RunFla
       if (!has_value) return a + " needs a value";
       std::optional<std::string> error;
       take_backend_option(a, args[++i], flags.backend, error);
+      if (error) return error;
+    } else if (std::optional<std::string> error; take_backend_switch(a, flags.backend, error)) {
       if (error) return error;
     } else if (a == "--schedule") {
       if (!has_value) return "--schedule needs canonical, reversed or random:SEED";

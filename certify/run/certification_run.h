@@ -52,7 +52,7 @@ struct CertifyOptions {
   /// The comparison is recorded when this or known_failures is not empty.
   std::string known_failures_source;
   /// Opens a fresh backend (and device) for the one retry of a case that
-  /// ended DeviceLost or Timeout (run/retry_policy.h); empty: no retries.
+  /// ended DeviceLost, Timeout or Crashed (run/retry_policy.h); empty: no retries.
   std::function<Result<std::unique_ptr<Backend>>()> reopen_backend;
 };
 
@@ -70,7 +70,7 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 /// and the wall time from its RunClock. Given known failures, the report
 /// holds the comparison with them (baseline_comparison.h). Past
 /// options.time_budget the cases not yet started are reported Timeout; a case
-/// ending DeviceLost or Timeout is run once more on options.reopen_backend's
+/// ending DeviceLost, Timeout or Crashed is run once more on options.reopen_backend's
 /// fresh backend, which the rest of the run then uses.
 Report run_certification(Backend& backend, const Capabilities& device,
                          const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
