@@ -161,9 +161,8 @@ std::optional<CallFailure> IsolatedBackend::make_ready(ChildConnection& child,
 std::variant<std::shared_ptr<ChildConnection>, CallFailure> IsolatedBackend::child_for(
     const CompiledProgram& program, const IsolatedProgram*& isolated) {
   isolated = dynamic_cast<const IsolatedProgram*>(&program);
-  if (isolated == nullptr || !isolated->compiled_by(releases_.get())) {
-    return CallFailure{Status::Error,
-                       "dispatch of a program that this isolated backend did not compile"};
+  if (isolated == nullptr) {
+    return CallFailure{Status::Error, "dispatch of a program that no isolated backend compiled"};
   }
   Connected child = connection();
   if (auto* failure = std::get_if<CallFailure>(&child)) return *failure;
@@ -218,7 +217,10 @@ CompileOutcome IsolatedBackend::compile(const Program& program) {
   }
   auto& connected = *std::get<std::shared_ptr<ChildConnection>>(child);
   send_releases(connected);
-  const uint64_t id = next_id_++;
+  // Unique across backends, so a program from another one (see
+  // IsolatedProgram) never takes the id of one of ours in our child.
+  static std::atomic<uint64_t> next_id{1};
+  const uint64_t id = next_id++;
   std::string text = print_program(program);
   auto reply = compile_in(connected, id, text, "compile of " + program_label(id));
   if (auto* failure = std::get_if<CallFailure>(&reply)) {
@@ -279,8 +281,8 @@ BatchOutcome IsolatedBackend::dispatch_runs(const CompiledProgram& program, cons
   const uint64_t id = isolated->id();
   const uint32_t runs = std::max<uint32_t>(options.runs, 1);
   const uint32_t submissions = std::clamp<uint32_t>(options.submissions, 1, runs);
-  const std::string during =
-      std::to_string(runs) + " runs of " + program_label(id) + " on grid " + grid_label(grid);
+  const std::string during = std::to_string(runs) + (runs == 1 ? " run of " : " runs of ") +
+                             program_label(id) + " on grid " + grid_label(grid);
   const uint64_t call = connected.next_call();
   // Each submission is bounded by the backend's own wait; this bound is for
   // a process that stops answering altogether.

@@ -29,8 +29,12 @@ class ReleaseQueue {
   std::vector<uint64_t> ids_;
 };
 
-/// The parent's handle of a program compiled in the child: its id and the
-/// text to compile it again in a fresh child.
+/// The parent's handle of a program compiled in the child: its id (unique in
+/// this process, across isolated backends) and the text to compile it again
+/// in a fresh child. Another isolated backend may run it too (compiling it
+/// in its own child first): the certifier compiles cases ahead on the
+/// backend it opened and runs them on the fresh one a retry opened. The
+/// child of that other backend keeps the program until it ends.
 class IsolatedProgram final : public CompiledProgram {
  public:
   IsolatedProgram(uint64_t id, std::string text, std::shared_ptr<ReleaseQueue> releases);
@@ -40,8 +44,6 @@ class IsolatedProgram final : public CompiledProgram {
 
   uint64_t id() const { return id_; }
   const std::string& text() const { return text_; }
-  /// True when `releases` is the queue of the backend that compiled it.
-  bool compiled_by(const ReleaseQueue* releases) const { return releases_.get() == releases; }
 
  private:
   uint64_t id_;
@@ -110,7 +112,6 @@ class IsolatedBackend final : public Backend {
   uint32_t concurrent_dispatches_ = 1;
   std::optional<CallFailure> start_failure_;
   uint32_t failed_starts_ = 0;  ///< In a row; reset by a successful start.
-  std::atomic<uint64_t> next_id_{1};
   std::shared_ptr<ReleaseQueue> releases_ = std::make_shared<ReleaseQueue>();
 };
 
