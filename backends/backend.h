@@ -33,7 +33,13 @@ enum class Status : uint8_t {
   Timeout,       ///< The dispatch did not finish in time.
   BadOutput,     ///< The backend returned malformed output (short, missing buffers).
   Error,         ///< Any other failure, with a message.
+  /// The backend's process died during the call (a signal, an exit): only
+  /// process isolation reports it (backends/isolation/isolate.h).
+  Crashed,
 };
+
+/// The last Status, for code that checks a status code read from outside.
+inline constexpr Status kLastStatus = Status::Crashed;
 
 /// "ok", "not supported", ...
 std::string_view name_of(Status s);

@@ -7,7 +7,7 @@
 namespace vyre {
 namespace {
 
-constexpr std::array<std::pair<Status, std::string_view>, 7> kStatusNames = {{
+constexpr std::array<std::pair<Status, std::string_view>, 8> kStatusNames = {{
     {Status::Ok, "ok"},
     {Status::NotSupported, "not supported"},
     {Status::CompileError, "compile error"},
@@ -15,6 +15,7 @@ constexpr std::array<std::pair<Status, std::string_view>, 7> kStatusNames = {{
     {Status::Timeout, "timeout"},
     {Status::BadOutput, "bad output"},
     {Status::Error, "error"},
+    {Status::Crashed, "crashed"},
 }};
 
 }  // namespace

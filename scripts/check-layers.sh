@@ -47,7 +47,7 @@ certify/suite: archetypes/dataflow archetypes/graph backends generators referenc
 certify/report: backends certify/suite spec/ir spec/support spec/text
 certify/gate: certify/report certify/suite spec/support
 certify/run: archetypes/graph backends certify/gate certify/report certify/suite generators reference spec/ir spec/support spec/text
-certify/cli: archetypes/dataflow backends backends/fault_injection generators backends/opencl backends/plugin backends/registry backends/vulkan certify/gate certify/report certify/run certify/suite reference spec/ir spec/support spec/text spec/validate
+certify/cli: archetypes/dataflow backends backends/fault_injection backends/isolation generators backends/opencl backends/plugin backends/registry backends/vulkan certify/gate certify/report certify/run certify/suite reference spec/ir spec/support spec/text spec/validate
 tests:
 bench/backends: archetypes/graph backends backends/registry generators reference/graph spec/ir
 bench/certify: backends backends/registry certify/run certify/suite

@@ -164,6 +164,10 @@ ChildProcess::~ChildProcess() {
   reap(std::chrono::milliseconds(2000));
 }
 
+void ChildProcess::close_requests() {
+  close_fd(requests_);
+}
+
 void ChildProcess::close_pipes() {
   close_fd(requests_);
   close_fd(replies_);

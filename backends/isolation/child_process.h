@@ -50,6 +50,9 @@ class ChildProcess {
   std::string reap(std::chrono::milliseconds grace);
   /// Kills the child now (SIGKILL) and reaps it; returns how it ended.
   std::string kill_now() { return reap(std::chrono::milliseconds(0)); }
+  /// Closes the parent's writing end only, so the child sees end of input
+  /// while its replies can still be read.
+  void close_requests();
 
  private:
   ChildProcess(pid_t pid, int requests, int replies);

@@ -1,9 +1,14 @@
 #include "backends/isolation/child_server.h"
 
+#include <unistd.h>
+
+#include <condition_variable>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <variant>
 
 #include "backends/isolation/messages.h"
@@ -19,21 +24,45 @@ constexpr int kExitCannotReply = 3;
 // time limit and kills the child when one passes.
 constexpr Deadline kNoDeadline = std::nullopt;
 
+// Answers requests, each on a thread of its own so that calls the parent has
+// in flight at once run at once here too, as they would in one process; the
+// backend's own concurrency contract (compiles_concurrently,
+// concurrent_dispatches, forwarded in the hello) is the parent's to keep.
 class Server {
  public:
   Server(Backend& backend, int replies_fd) : backend_(backend), replies_fd_(replies_fd) {}
 
-  // Handles one request; the exit status when the child must stop.
-  std::optional<int> handle(const Frame& request) {
+  // Waits for the calls still running, so the backend outlives them.
+  ~Server() {
+    std::unique_lock lock(running_mutex_);
+    idle_.wait(lock, [this] { return running_ == 0; });
+  }
+
+  // Takes one request; the exit status when the child must stop.
+  std::optional<int> handle(Frame request) {
     switch (static_cast<MessageKind>(request.kind)) {
       case MessageKind::Compile:
-        if (auto m = decode_compile(request)) return reply(encode(compile(*m)));
+        if (auto m = decode_compile(request))
+          return run([this, m = std::move(*m)] { return encode(compile(m)); });
+        break;
+      case MessageKind::Prepare:
+        if (auto m = decode_prepare(request))
+          return run([this, m = *m] {
+            if (auto program = find(m.id)) backend_.prepare(*program);
+            return encode(PrepareReplyMessage{m.call});
+          });
         break;
       case MessageKind::Dispatch:
-        if (auto m = decode_dispatch(request)) return reply(encode(dispatch(*m)));
+        if (auto m = decode_dispatch(request))
+          return run([this, m = std::move(*m)] { return encode(dispatch(m)); });
+        break;
+      case MessageKind::DispatchRuns:
+        if (auto m = decode_dispatch_runs(request))
+          return run([this, m = std::move(*m)] { return encode(dispatch_runs(m)); });
         break;
       case MessageKind::Release:
         if (auto m = decode_release(request)) {
+          std::lock_guard lock(programs_mutex_);
           for (uint64_t id : m->ids) programs_.erase(id);
           return std::nullopt;
         }
@@ -45,42 +74,82 @@ class Server {
   }
 
  private:
-  std::optional<int> reply(const Frame& frame) {
-    if (write_frame(replies_fd_, frame, kNoDeadline)) return kExitCannotReply;
+  // Runs `answer` on a new thread and writes its reply. A reply that cannot
+  // be written means the parent is gone or broken: the child ends at once.
+  template <typename Answer>
+  std::optional<int> run(Answer answer) {
+    {
+      std::lock_guard lock(running_mutex_);
+      ++running_;
+    }
+    std::thread([this, answer = std::move(answer)]() mutable {
+      Frame reply = answer();
+      {
+        std::lock_guard lock(write_mutex_);
+        if (write_frame(replies_fd_, reply, kNoDeadline)) ::_exit(kExitCannotReply);
+      }
+      std::lock_guard lock(running_mutex_);
+      if (--running_ == 0) idle_.notify_all();
+    }).detach();
     return std::nullopt;
+  }
+
+  std::shared_ptr<const CompiledProgram> find(uint64_t id) {
+    std::lock_guard lock(programs_mutex_);
+    auto program = programs_.find(id);
+    return program == programs_.end() ? nullptr : program->second;
+  }
+
+  static std::string missing(uint64_t id) {
+    return "isolation: the backend process holds no program #" + std::to_string(id);
   }
 
   CompileReplyMessage compile(const CompileMessage& request) {
     Result<Program> program = parse_program(request.text);
     if (!program) {
-      return {Status::Error, "isolation: the backend process could not parse the program text: " +
-                                 program.error().message};
+      return {Status::Error,
+              "isolation: the backend process could not parse the program text: " +
+                  program.error().message,
+              request.call};
     }
     CompileOutcome outcome = backend_.compile(*program);
     if (outcome.status == Status::Ok) {
       if (outcome.program == nullptr) {
-        return {Status::BadOutput, "compile returned ok without a compiled program"};
+        return {Status::BadOutput, "compile returned ok without a compiled program", request.call};
       }
+      std::lock_guard lock(programs_mutex_);
       programs_[request.id] = std::move(outcome.program);
     }
-    return {outcome.status, std::move(outcome.message)};
+    return {outcome.status, std::move(outcome.message), request.call};
   }
 
   DispatchReplyMessage dispatch(const DispatchMessage& request) {
-    auto program = programs_.find(request.id);
-    if (program == programs_.end()) {
-      return {Status::Error,
-              "isolation: the backend process holds no program #" + std::to_string(request.id),
-              {},
-              {}};
+    auto program = find(request.id);
+    if (!program) return {Status::Error, missing(request.id), {}, {}, request.call};
+    DispatchOutcome outcome = backend_.dispatch(*program, request.inputs, request.grid);
+    return {outcome.status, std::move(outcome.message), outcome.timing, std::move(outcome.outputs),
+            request.call};
+  }
+
+  DispatchRunsReplyMessage dispatch_runs(const DispatchRunsMessage& request) {
+    auto program = find(request.id);
+    if (!program) {
+      BatchOutcome missing_program;
+      missing_program.message = missing(request.id);
+      return {std::move(missing_program), request.call};
     }
-    DispatchOutcome outcome = backend_.dispatch(*program->second, request.inputs, request.grid);
-    return {outcome.status, std::move(outcome.message), outcome.timing, std::move(outcome.outputs)};
+    return {backend_.dispatch_runs(*program, request.inputs, request.grid, request.options),
+            request.call};
   }
 
   Backend& backend_;
   int replies_fd_;
+  std::mutex write_mutex_;
+  std::mutex programs_mutex_;
   std::map<uint64_t, std::shared_ptr<const CompiledProgram>> programs_;
+  std::mutex running_mutex_;
+  std::condition_variable idle_;
+  uint32_t running_ = 0;
 };
 
 }  // namespace
@@ -94,7 +163,12 @@ int serve_backend(const BackendFactory& factory, int requests_fd, int replies_fd
     return write_frame(replies_fd, encode(hello), kNoDeadline) ? kExitCannotReply : 0;
   }
   Backend& backend = **made;
-  HelloMessage hello{true, backend.name(), "", backend.probe()};
+  HelloMessage hello{true,
+                     backend.name(),
+                     "",
+                     backend.probe(),
+                     backend.compiles_concurrently(),
+                     backend.concurrent_dispatches()};
   if (write_frame(replies_fd, encode(hello), kNoDeadline)) return kExitCannotReply;
 
   Server server(backend, replies_fd);
@@ -103,7 +177,9 @@ int serve_backend(const BackendFactory& factory, int requests_fd, int replies_fd
     if (auto* failure = std::get_if<ChannelFailure>(&request)) {
       return failure->kind == ChannelFailure::Kind::Closed ? 0 : kExitBrokenRequest;
     }
-    if (auto exit_status = server.handle(std::get<Frame>(request))) return *exit_status;
+    if (auto exit_status = server.handle(std::move(std::get<Frame>(request)))) {
+      return *exit_status;
+    }
   }
 }
 

@@ -1,14 +1,30 @@
 // Process isolation: a Backend that runs the real backend in a forked child
 // and talks to it over pipes, so a backend that crashes, hangs or writes
-// garbage fails one call instead of taking the certification run with it.
+// garbage fails the calls in flight instead of taking the certification run
+// with it. vyre-certify runs plugins and the built-in device backends
+// (vulkan, opencl) this way.
 //
-//   crash (signal, exit)  -> Status::Error "backend process crashed (signal 11:
+//   crash (signal, exit)  -> Status::Crashed "backend process crashed (signal 11:
 //                            SIGSEGV) during dispatch of program #3 on grid 4x1x1"
-//   no answer in time     -> the child is killed (SIGKILL), Status::Timeout
+//   no answer in time     -> the child is killed (SIGKILL), Status::Timeout; a
+//                            compile, the driver's build (prepare) and a
+//                            dispatch are each named as such
 //   malformed reply       -> the child is killed, Status::BadOutput
-// After any of these the next call starts a fresh child and compiles again
-// the programs it needs. Children are always reaped; the parent ignores
-// SIGPIPE (only if it was at its default) so a dead child's pipe cannot kill it.
+//   the backend reports Timeout or DeviceLost -> passed on, and the child is
+//                            replaced (a driver that cannot cancel a kernel
+//                            would poison every later call)
+// After any of these the next call starts a fresh child and compiles (and
+// prepares) again the programs it needs. Children are always reaped; the
+// parent ignores SIGPIPE (only if it was at its default) so a dead child's
+// pipe cannot kill it.
+//
+// Everything a Backend offers is forwarded: dispatch_runs as one message (the
+// batch runs in the child; run 0's outputs and the differing runs come back),
+// prepare(), and the concurrency queries. Calls from several threads are in
+// flight at once in one child, which serves each on a thread of its own, so
+// the real backend's concurrency is kept. When the child dies, every call in
+// flight fails (Crashed, or DeviceLost for those killed with another call's
+// timeout): the certifier retries such a case once on a fresh backend.
 //
 // A backend that fails to start max_start_attempts times in a row is given
 // up on: later calls fail at once with the last start failure, so a backend
@@ -16,9 +32,9 @@
 //
 // The child is forked, not exec'd: make the isolated backend before starting
 // threads that hold locks the factory needs (glibc keeps malloc and stdio
-// usable across fork). A child dies with the thread that forked it
-// (PR_SET_PDEATHSIG, so a host that dies leaves no orphan behind): call an
-// isolated backend from a thread that outlives it, such as the main thread.
+// usable across fork). Each child is forked by a thread of its own that
+// lives until the child is reaped (the child dies with the thread that
+// forked it: PR_SET_PDEATHSIG, so a host that dies leaves no orphan behind).
 #pragma once
 
 #include <chrono>
@@ -35,7 +51,8 @@ namespace vyre {
 struct IsolationOptions {
   /// Longest wait for the child to create its backend and probe it.
   std::chrono::milliseconds startup_timeout{60'000};
-  /// Longest wait for the reply to one compile or dispatch.
+  /// Longest wait for the reply to one compile, prepare() or submission: a
+  /// dispatch may take two, a batch of N submissions N + 1.
   std::chrono::milliseconds call_timeout{60'000};
   /// How long a child told to stop may take before it is killed.
   std::chrono::milliseconds shutdown_grace{2'000};
@@ -48,7 +65,7 @@ struct IsolationOptions {
 /// A Backend whose calls run `factory`'s backend in a child process. It
 /// starts the child at once; if that fails, name() says so, probe() returns
 /// Capabilities whose `unavailable` holds why, and compile/dispatch return
-/// Status::Error (retrying the start each call).
+/// the start's failure (retrying the start each call).
 std::unique_ptr<Backend> isolate(BackendFactory factory, IsolationOptions options = {});
 
 /// Like isolate(), but a child that fails to start (the factory's Error, a

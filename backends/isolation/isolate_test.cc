@@ -7,15 +7,29 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cctype>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <string>
+#include <thread>
 
 #include "backends/isolation/testing/fake_backend.h"
 
 namespace vyre {
 namespace {
+
+// The message with each "#<digits>" as "#N": program ids are unique in the
+// process, so a test's first program is not #1.
+std::string numbered(std::string message) {
+  for (size_t at = message.find('#'); at != std::string::npos; at = message.find('#', at + 1)) {
+    size_t end = at + 1;
+    while (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end]))) ++end;
+    if (end > at + 1) message.replace(at + 1, end - at - 1, "N");
+  }
+  return message;
+}
 
 using isolation::testing::fake_inputs;
 using isolation::testing::fake_program;
@@ -53,9 +67,15 @@ std::unique_ptr<Backend> start_fake(IsolationOptions options = quick_options()) 
   return std::move(backend.value());
 }
 
-// True when this process has no child left, running or unreaped.
+// True when this process has no child left, running or unreaped, within a
+// few seconds: a lost child is reaped by its connection's reader thread.
 bool no_children() {
-  return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD;
+  const auto limit = Clock::now() + std::chrono::seconds(5);
+  while (!(::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD)) {
+    if (Clock::now() > limit) return false;
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  return true;
 }
 
 class IsolateTest : public ::testing::Test {
@@ -123,14 +143,14 @@ TEST_F(IsolateTest, CompileStatusAndMessagePassThrough) {
   EXPECT_EQ(rejected.program, nullptr);
 }
 
-TEST_F(IsolateTest, SegfaultIsAnErrorNamingTheSignal) {
+TEST_F(IsolateTest, SegfaultIsACrashNamingTheSignal) {
   DispatchOutcome out = run(FakeMode::Segfault);
-  EXPECT_EQ(out.status, Status::Error);
+  EXPECT_EQ(out.status, Status::Crashed);
   if (kSanitized) {
     EXPECT_NE(out.message.find("backend process crashed ("), std::string::npos) << out.message;
   } else {
-    EXPECT_EQ(out.message,
-              "backend process crashed (signal 11: SIGSEGV) during dispatch of program #1 on "
+    EXPECT_EQ(numbered(out.message),
+              "backend process crashed (signal 11: SIGSEGV) during dispatch of program #N on "
               "grid 1x1x1");
   }
   EXPECT_TRUE(no_children());
@@ -139,7 +159,7 @@ TEST_F(IsolateTest, SegfaultIsAnErrorNamingTheSignal) {
 
 TEST_F(IsolateTest, AbortNamesSigabrt) {
   DispatchOutcome out = run(FakeMode::Abort);
-  EXPECT_EQ(out.status, Status::Error);
+  EXPECT_EQ(out.status, Status::Crashed);
   EXPECT_NE(out.message.find("crashed (signal 6: SIGABRT) during dispatch"), std::string::npos)
       << out.message;
   expect_recovered();
@@ -147,7 +167,7 @@ TEST_F(IsolateTest, AbortNamesSigabrt) {
 
 TEST_F(IsolateTest, ExitNamesTheExitStatus) {
   DispatchOutcome out = run(FakeMode::Exit3);
-  EXPECT_EQ(out.status, Status::Error);
+  EXPECT_EQ(out.status, Status::Crashed);
   EXPECT_NE(out.message.find("crashed (exit status 3) during dispatch"), std::string::npos)
       << out.message;
   expect_recovered();
@@ -159,11 +179,12 @@ TEST_F(IsolateTest, HangIsATimeoutAndTheChildIsKilled) {
   DispatchOutcome out = run(FakeMode::Hang);
   auto took = Clock::now() - start;
   EXPECT_EQ(out.status, Status::Timeout);
-  EXPECT_EQ(out.message,
-            "backend process did not answer within 500 ms during dispatch of program #1 on grid "
+  // A dispatch may take two call timeouts: its submission and the copies.
+  EXPECT_EQ(numbered(out.message),
+            "backend process did not answer within 1000 ms during dispatch of program #N on grid "
             "1x1x1; killed it");
-  EXPECT_GE(took, milliseconds(500));
-  EXPECT_LT(took, milliseconds(3000));
+  EXPECT_GE(took, milliseconds(1000));
+  EXPECT_LT(took, milliseconds(4000));
   EXPECT_TRUE(no_children());
   expect_recovered();
 }
@@ -171,7 +192,8 @@ TEST_F(IsolateTest, HangIsATimeoutAndTheChildIsKilled) {
 TEST_F(IsolateTest, GarbageOnThePipeIsBadOutput) {
   DispatchOutcome out = run(FakeMode::Garbage);
   EXPECT_EQ(out.status, Status::BadOutput);
-  EXPECT_NE(out.message.find("malformed reply during dispatch of program #1"), std::string::npos)
+  EXPECT_NE(numbered(out.message).find("malformed reply during dispatch of program #N"),
+            std::string::npos)
       << out.message;
   EXPECT_NE(out.message.find("instead of the magic"), std::string::npos) << out.message;
   EXPECT_TRUE(no_children());
@@ -208,13 +230,21 @@ TEST_F(IsolateTest, ReleasedProgramsAreDroppedInTheChild) {
   EXPECT_EQ(one.outputs.at("out"), (ByteBuffer{1, 0, 0, 0}));
 }
 
-TEST_F(IsolateTest, ProgramOfAnotherBackendIsRejected) {
+TEST_F(IsolateTest, ProgramOfAnotherIsolatedBackendRunsHere) {
   auto other = start_fake();
   auto foreign = other->compile(fake_program()).program;
   ASSERT_NE(foreign, nullptr);
-  DispatchOutcome out = backend_->dispatch(*foreign, fake_inputs(FakeMode::Echo, {0}), Grid{});
+  other.reset();  // Its child is gone; the program's text is enough.
+  DispatchOutcome out = backend_->dispatch(*foreign, fake_inputs(FakeMode::Echo, {1}), Grid{});
+  ASSERT_EQ(out.status, Status::Ok) << out.message;
+  EXPECT_EQ(out.outputs.at("out"), ByteBuffer{2});
+}
+
+TEST_F(IsolateTest, ProgramOfAnotherKindOfBackendIsRejected) {
+  class Foreign final : public CompiledProgram {};
+  DispatchOutcome out = backend_->dispatch(Foreign{}, fake_inputs(FakeMode::Echo, {0}), Grid{});
   EXPECT_EQ(out.status, Status::Error);
-  EXPECT_NE(out.message.find("did not compile"), std::string::npos) << out.message;
+  EXPECT_NE(out.message.find("no isolated backend compiled"), std::string::npos) << out.message;
 }
 
 TEST_F(IsolateTest, DestroyingKillsAChildThatWillNotExit) {
@@ -224,6 +254,89 @@ TEST_F(IsolateTest, DestroyingKillsAChildThatWillNotExit) {
   backend_.reset();
   EXPECT_LT(Clock::now() - start, milliseconds(3000));
   EXPECT_TRUE(no_children());
+}
+
+TEST_F(IsolateTest, ConcurrencyQueriesAreTheChildBackends) {
+  EXPECT_TRUE(backend_->compiles_concurrently());
+  EXPECT_EQ(backend_->concurrent_dispatches(), isolation::testing::kFakeConcurrentDispatches);
+}
+
+TEST_F(IsolateTest, DispatchRunsRunsTheWholeBatchInTheChild) {
+  BatchOptions options;
+  options.runs = 5;
+  options.submissions = 2;
+  BatchOutcome batch = backend_->dispatch_runs(*program_, fake_inputs(FakeMode::Echo, {1, 2}),
+                                               Grid{{3, 1, 1}}, options);
+  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+  EXPECT_EQ(batch.first_outputs.at("out"), (ByteBuffer{4, 5}));
+  EXPECT_EQ(batch.dispatches, 5u);  // The default dispatch_runs in the child: one per run.
+  EXPECT_EQ(batch.differing_runs, 0u);
+  EXPECT_TRUE(batch.differing.empty());
+}
+
+TEST_F(IsolateTest, CallsInFlightAtOnceRunAtOnceInTheChild) {
+  DispatchOutcome other;
+  std::thread peer([&] { other = run(FakeMode::Rendezvous); });
+  DispatchOutcome mine = run(FakeMode::Rendezvous);
+  peer.join();
+  ASSERT_EQ(mine.status, Status::Ok) << mine.message;
+  ASSERT_EQ(other.status, Status::Ok) << other.message;
+  EXPECT_EQ(mine.outputs.at("out"), ByteBuffer{1});
+  EXPECT_EQ(other.outputs.at("out"), ByteBuffer{1});
+}
+
+TEST_F(IsolateTest, ACrashFailsEveryCallInFlightAsCrashed) {
+  std::atomic<bool> waiting{false};
+  DispatchOutcome bystander;
+  std::thread peer([&] {
+    waiting = true;
+    bystander = run(FakeMode::Rendezvous);
+  });
+  while (!waiting) std::this_thread::yield();
+  std::this_thread::sleep_for(milliseconds(200));  // Lets the bystander reach the child.
+  DispatchOutcome crashed = run(FakeMode::Segfault);
+  peer.join();
+  EXPECT_EQ(crashed.status, Status::Crashed);
+  EXPECT_EQ(bystander.status, Status::Crashed);
+  EXPECT_NE(bystander.message.find("other call(s) were in flight"), std::string::npos)
+      << bystander.message;
+  expect_recovered();
+}
+
+TEST_F(IsolateTest, ABackendTimeoutReplacesTheProcess) {
+  DispatchOutcome before = run(FakeMode::Pid);
+  ASSERT_EQ(before.status, Status::Ok) << before.message;
+  DispatchOutcome hung = run(FakeMode::ReportTimeout);
+  EXPECT_EQ(hung.status, Status::Timeout);
+  EXPECT_EQ(hung.message, "the fake's submission did not finish");
+  DispatchOutcome after = run(FakeMode::Pid);
+  ASSERT_EQ(after.status, Status::Ok) << after.message;
+  EXPECT_NE(after.outputs.at("out"), before.outputs.at("out"));
+}
+
+TEST_F(IsolateTest, ACompileThatNeverEndsIsATimeoutOfTheCompile) {
+  restart(hang_options());
+  CompileOutcome compiled =
+      backend_->compile(fake_program(isolation::testing::kHangingCompileWidth));
+  EXPECT_EQ(compiled.status, Status::Timeout);
+  EXPECT_EQ(numbered(compiled.message),
+            "backend process did not answer within 500 ms during compile of program #N; killed it");
+  EXPECT_TRUE(no_children());
+  expect_recovered();
+}
+
+TEST_F(IsolateTest, ADriverBuildThatNeverEndsIsNamedAsTheCompileNotTheKernel) {
+  restart(hang_options());
+  CompileOutcome compiled =
+      backend_->compile(fake_program(isolation::testing::kHangingPrepareWidth));
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  DispatchOutcome out =
+      backend_->dispatch(*compiled.program, fake_inputs(FakeMode::Echo, {0}), Grid{});
+  EXPECT_EQ(out.status, Status::Timeout);
+  EXPECT_EQ(numbered(out.message),
+            "backend process did not answer within 500 ms during the driver's compile of program "
+            "#N (prepare: its pipeline or kernel); killed it");
+  expect_recovered();
 }
 
 TEST(Isolate, FactoryErrorIsTheStartError) {
@@ -237,7 +350,7 @@ TEST(Isolate, FactoryErrorIsTheStartError) {
   EXPECT_NE(backend->probe().unavailable.find("no device here"), std::string::npos);
   CompileOutcome compiled = backend->compile(fake_program());
   EXPECT_EQ(compiled.status, Status::Error);
-  EXPECT_EQ(compiled.message, "the backend failed to start: no device here");
+  EXPECT_EQ(numbered(compiled.message), "the backend failed to start: no device here");
   EXPECT_TRUE(no_children());
 }
 

@@ -1,5 +1,7 @@
 #include "backends/isolation/isolated_backend.h"
 
+#include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "backends/isolation/child_server.h"
@@ -42,16 +44,21 @@ IsolatedBackend::IsolatedBackend(BackendFactory factory, IsolationOptions option
 
 IsolatedBackend::~IsolatedBackend() {
   std::lock_guard lock(mutex_);
-  if (child_) child_->process->reap(options_.shutdown_grace);
+  child_.reset();
 }
 
 std::optional<CallFailure> IsolatedBackend::start() {
-  std::lock_guard lock(mutex_);
-  return ensure_child();
+  Connected child = connection();
+  if (auto* failure = std::get_if<CallFailure>(&child)) return *failure;
+  return std::nullopt;
 }
 
-std::optional<CallFailure> IsolatedBackend::ensure_child() {
-  if (child_) return std::nullopt;
+IsolatedBackend::Connected IsolatedBackend::connection() {
+  // A dead child is let go of after the lock: its end may take a moment.
+  std::shared_ptr<ChildConnection> retired;
+  std::lock_guard lock(mutex_);
+  if (child_ && child_->alive()) return child_;
+  retired = std::move(child_);
   if (failed_starts_ >= options_.max_start_attempts && start_failure_) {
     return CallFailure{start_failure_->status,
                        "gave up starting the backend process after " +
@@ -60,109 +67,116 @@ std::optional<CallFailure> IsolatedBackend::ensure_child() {
   }
   std::optional<CallFailure> failure = try_start();
   failed_starts_ = failure ? failed_starts_ + 1 : 0;
-  if (failure) start_failure_ = failure;
-  return failure;
+  if (failure) {
+    start_failure_ = failure;
+    return *failure;
+  }
+  return child_;
 }
 
 std::optional<CallFailure> IsolatedBackend::try_start() {
-  auto spawned = ChildProcess::spawn([this] {
-    return serve_backend(factory_, kChildRequestFd, kChildReplyFd, options_.max_message_bytes);
-  });
-  if (!spawned) {
-    return CallFailure{Status::Error,
-                       "cannot start the backend process: " + spawned.error().message};
-  }
-  child_ = Child{std::move(spawned.value()), {}};
-  const std::string during = "start-up (creating and probing the backend)";
-  auto frame = read_frame(child_->process->replies(), deadline_in(options_.startup_timeout),
-                          options_.max_message_bytes);
-  std::optional<CallFailure> failure;
-  if (auto* channel = std::get_if<ChannelFailure>(&frame)) {
-    failure = lose_child(*channel, during, options_.startup_timeout);
-  } else if (auto hello = decode_hello(std::get<Frame>(frame)); !hello) {
-    failure = lose_child({ChannelFailure::Kind::Malformed, hello.error().message}, during,
-                         options_.startup_timeout);
-  } else if (!hello->ok) {
-    child_->process->reap(options_.shutdown_grace);
-    child_.reset();
-    failure = CallFailure{Status::Error, "the backend failed to start: " + hello->error};
-  } else if (!started_once_) {
+  HelloMessage hello;
+  auto started = ChildConnection::start(
+      [this] {
+        return serve_backend(factory_, kChildRequestFd, kChildReplyFd, options_.max_message_bytes);
+      },
+      options_, hello);
+  if (auto* failure = std::get_if<CallFailure>(&started)) return *failure;
+  child_ = std::move(std::get<std::unique_ptr<ChildConnection>>(started));
+  if (!started_once_) {
     started_once_ = true;
-    name_ = hello->name;
-    capabilities_ = hello->capabilities;
+    name_ = hello.name;
+    capabilities_ = hello.capabilities;
+    compiles_concurrently_ = hello.compiles_concurrently;
+    concurrent_dispatches_ = std::max<uint32_t>(hello.concurrent_dispatches, 1);
   }
-  return failure;
-}
-
-CallFailure IsolatedBackend::lose_child(const ChannelFailure& failure, const std::string& during,
-                                        std::chrono::milliseconds timeout) {
-  ChildProcess& process = *child_->process;
-  CallFailure lost{Status::Error, ""};
-  switch (failure.kind) {
-    case ChannelFailure::Kind::Closed: {
-      std::string ended = process.reap(options_.shutdown_grace);
-      lost.message = ended == "killed" ? "backend process closed its pipe without exiting during " +
-                                             during + "; killed it"
-                                       : "backend process crashed (" + ended + ") during " + during;
-      break;
-    }
-    case ChannelFailure::Kind::TimedOut:
-      process.kill_now();
-      lost = {Status::Timeout, "backend process did not answer within " +
-                                   std::to_string(timeout.count()) + " ms during " + during +
-                                   "; killed it"};
-      break;
-    case ChannelFailure::Kind::Malformed:
-      process.kill_now();
-      lost = {Status::BadOutput, "backend process sent a malformed reply during " + during + " (" +
-                                     failure.detail + "); killed it"};
-      break;
-    case ChannelFailure::Kind::System:
-      process.kill_now();
-      lost.message = "lost the backend process during " + during + ": " + failure.detail;
-      break;
-  }
-  child_.reset();
-  return lost;
-}
-
-std::optional<CallFailure> IsolatedBackend::exchange(const Frame& request,
-                                                     const std::string& during) {
-  Deadline deadline = deadline_in(options_.call_timeout);
-  auto failure = write_frame(child_->process->requests(), request, deadline);
-  if (!failure) {
-    failure =
-        read_frame_into(child_->process->replies(), deadline, options_.max_message_bytes, reply_);
-  }
-  if (failure) return lose_child(*failure, during, options_.call_timeout);
   return std::nullopt;
 }
 
-std::variant<CompileReplyMessage, CallFailure> IsolatedBackend::compile_in_child(
-    uint64_t id, const std::string& text, const std::string& during) {
-  if (auto failure = exchange(encode(CompileMessage{id, text}), during)) return *failure;
-  auto decoded = decode_compile_reply(reply_);
-  if (!decoded) {
-    return lose_child({ChannelFailure::Kind::Malformed, decoded.error().message}, during,
-                      options_.call_timeout);
+void IsolatedBackend::send_releases(ChildConnection& child) {
+  ReleaseMessage message;
+  for (uint64_t id : releases_->take()) {
+    if (child.forget(id)) message.ids.push_back(id);
   }
-  if (decoded->status == Status::Ok) child_->compiled.insert(id);
+  if (!message.ids.empty()) child.send(encode(message));
+}
+
+template <typename Reply, typename Decode>
+std::variant<Reply, CallFailure> IsolatedBackend::exchange(ChildConnection& child, uint64_t call,
+                                                           const Frame& request,
+                                                           const std::string& during,
+                                                           std::chrono::milliseconds timeout,
+                                                           Decode decode) {
+  auto reply = child.call(call, request, during, timeout);
+  if (auto* failure = std::get_if<CallFailure>(&reply)) return *failure;
+  Result<Reply> decoded = decode(std::get<Frame>(reply));
+  if (!decoded) {
+    child.abandon(Status::DeviceLost, "was killed after a malformed reply to another call");
+    return CallFailure{Status::BadOutput, "backend process sent a malformed reply during " +
+                                              during + " (" + decoded.error().message +
+                                              "); killed it"};
+  }
   return std::move(decoded.value());
 }
 
-void IsolatedBackend::send_releases() {
-  std::vector<uint64_t> dropped = releases_->take();
-  if (!child_) return;
-  ReleaseMessage message;
-  for (uint64_t id : dropped) {
-    if (child_->compiled.erase(id) > 0) message.ids.push_back(id);
+std::variant<CompileReplyMessage, CallFailure> IsolatedBackend::compile_in(
+    ChildConnection& child, uint64_t id, const std::string& text, const std::string& during) {
+  const uint64_t call = child.next_call();
+  auto reply = exchange<CompileReplyMessage>(child, call, encode(CompileMessage{id, text, call}),
+                                             during, options_.call_timeout, decode_compile_reply);
+  if (auto* compiled = std::get_if<CompileReplyMessage>(&reply);
+      compiled != nullptr && compiled->status == Status::Ok) {
+    child.mark_held(id);
   }
-  if (message.ids.empty()) return;
-  if (auto failure = write_frame(child_->process->requests(), encode(message),
-                                 deadline_in(options_.call_timeout))) {
-    // The next call starts a fresh child, which holds none of these programs.
-    lose_child(*failure, "release of programs", options_.call_timeout);
+  return reply;
+}
+
+std::optional<CallFailure> IsolatedBackend::make_ready(ChildConnection& child,
+                                                       const IsolatedProgram& program) {
+  const uint64_t id = program.id();
+  if (!child.holds(id)) {
+    auto reply = compile_in(child, id, program.text(),
+                            "re-compile of " + program_label(id) + " for a new backend process");
+    if (auto* failure = std::get_if<CallFailure>(&reply)) return *failure;
+    if (auto& compiled = std::get<CompileReplyMessage>(reply); compiled.status != Status::Ok) {
+      return CallFailure{Status::Error, program_label(id) +
+                                            " compiled before, but a new backend process "
+                                            "rejected it: " +
+                                            compiled.message};
+    }
   }
+  if (child.prepared(id)) return std::nullopt;
+  // The driver's compiler (a pipeline, clBuildProgram) runs here, apart from
+  // the dispatch, so that a compile that never ends is named as one.
+  const uint64_t call = child.next_call();
+  auto reply = exchange<PrepareReplyMessage>(
+      child, call, encode(PrepareMessage{id, call}),
+      "the driver's compile of " + program_label(id) + " (prepare: its pipeline or kernel)",
+      options_.call_timeout, decode_prepare_reply);
+  if (auto* failure = std::get_if<CallFailure>(&reply)) return *failure;
+  child.mark_prepared(id);
+  return std::nullopt;
+}
+
+std::variant<std::shared_ptr<ChildConnection>, CallFailure> IsolatedBackend::child_for(
+    const CompiledProgram& program, const IsolatedProgram*& isolated) {
+  isolated = dynamic_cast<const IsolatedProgram*>(&program);
+  if (isolated == nullptr) {
+    return CallFailure{Status::Error, "dispatch of a program that no isolated backend compiled"};
+  }
+  Connected child = connection();
+  if (auto* failure = std::get_if<CallFailure>(&child)) return *failure;
+  auto& connected = std::get<std::shared_ptr<ChildConnection>>(child);
+  send_releases(*connected);
+  if (auto failure = make_ready(*connected, *isolated)) return *failure;
+  return connected;
+}
+
+void IsolatedBackend::retire_after(ChildConnection& child, Status status,
+                                   const std::string& during) {
+  if (status != Status::Timeout && status != Status::DeviceLost) return;
+  child.abandon(Status::DeviceLost,
+                "was replaced after `" + std::string(name_of(status)) + "` in " + during);
 }
 
 std::string IsolatedBackend::name() const {
@@ -173,24 +187,42 @@ std::string IsolatedBackend::name() const {
 }
 
 Capabilities IsolatedBackend::probe() {
-  std::lock_guard lock(mutex_);
-  if (!started_once_) {
-    if (auto failure = ensure_child()) {
-      Capabilities none;
-      none.unavailable = failure->message;
-      return none;
-    }
+  {
+    std::lock_guard lock(mutex_);
+    if (started_once_) return capabilities_;
   }
+  if (auto failure = start()) {
+    Capabilities none;
+    none.unavailable = failure->message;
+    return none;
+  }
+  std::lock_guard lock(mutex_);
   return capabilities_;
 }
 
-CompileOutcome IsolatedBackend::compile(const Program& program) {
+bool IsolatedBackend::compiles_concurrently() const {
   std::lock_guard lock(mutex_);
-  send_releases();
-  if (auto failure = ensure_child()) return {failure->status, failure->message, nullptr};
-  uint64_t id = next_id_++;
+  return compiles_concurrently_;
+}
+
+uint32_t IsolatedBackend::concurrent_dispatches() const {
+  std::lock_guard lock(mutex_);
+  return concurrent_dispatches_;
+}
+
+CompileOutcome IsolatedBackend::compile(const Program& program) {
+  Connected child = connection();
+  if (auto* failure = std::get_if<CallFailure>(&child)) {
+    return {failure->status, failure->message, nullptr};
+  }
+  auto& connected = *std::get<std::shared_ptr<ChildConnection>>(child);
+  send_releases(connected);
+  // Unique across backends, so a program from another one (see
+  // IsolatedProgram) never takes the id of one of ours in our child.
+  static std::atomic<uint64_t> next_id{1};
+  const uint64_t id = next_id++;
   std::string text = print_program(program);
-  auto reply = compile_in_child(id, text, "compile of " + program_label(id));
+  auto reply = compile_in(connected, id, text, "compile of " + program_label(id));
   if (auto* failure = std::get_if<CallFailure>(&reply)) {
     return {failure->status, failure->message, nullptr};
   }
@@ -200,43 +232,67 @@ CompileOutcome IsolatedBackend::compile(const Program& program) {
           std::make_shared<IsolatedProgram>(id, std::move(text), releases_)};
 }
 
+void IsolatedBackend::prepare(const CompiledProgram& program) {
+  // Best effort, like every prepare(): a failure here (a compile that never
+  // ends kills the child) is met again, and reported, by the dispatch.
+  const IsolatedProgram* isolated = nullptr;
+  (void)child_for(program, isolated);
+}
+
 DispatchOutcome IsolatedBackend::dispatch(const CompiledProgram& program, const BufferSet& inputs,
                                           const Grid& grid) {
-  const auto* isolated = dynamic_cast<const IsolatedProgram*>(&program);
-  if (isolated == nullptr || !isolated->compiled_by(releases_.get())) {
-    return {
-        Status::Error, "dispatch of a program that this isolated backend did not compile", {}, {}};
-  }
-  std::lock_guard lock(mutex_);
-  send_releases();
-  if (auto failure = ensure_child()) return {failure->status, failure->message, {}, {}};
-  uint64_t id = isolated->id();
-  if (!child_->compiled.contains(id)) {
-    auto reply = compile_in_child(
-        id, isolated->text(), "re-compile of " + program_label(id) + " for a new backend process");
-    if (auto* failure = std::get_if<CallFailure>(&reply)) {
-      return {failure->status, failure->message, {}, {}};
-    }
-    if (auto& compiled = std::get<CompileReplyMessage>(reply); compiled.status != Status::Ok) {
-      return {Status::Error,
-              program_label(id) +
-                  " compiled before, but a new backend process rejected it: " + compiled.message,
-              {},
-              {}};
-    }
-  }
-  std::string during = "dispatch of " + program_label(id) + " on grid " + grid_label(grid);
-  if (auto failure = exchange(encode(DispatchMessage{id, grid, inputs}), during)) {
+  const IsolatedProgram* isolated = nullptr;
+  auto child = child_for(program, isolated);
+  if (auto* failure = std::get_if<CallFailure>(&child)) {
     return {failure->status, failure->message, {}, {}};
   }
-  auto decoded = decode_dispatch_reply(reply_);
-  if (!decoded) {
-    CallFailure lost = lose_child({ChannelFailure::Kind::Malformed, decoded.error().message},
-                                  during, options_.call_timeout);
-    return {lost.status, lost.message, {}, {}};
+  ChildConnection& connected = *std::get<std::shared_ptr<ChildConnection>>(child);
+  const uint64_t id = isolated->id();
+  const std::string during = "dispatch of " + program_label(id) + " on grid " + grid_label(grid);
+  const uint64_t call = connected.next_call();
+  // One submission, plus the uploads and readback around it.
+  auto reply = exchange<DispatchReplyMessage>(
+      connected, call, encode(DispatchMessage{id, grid, inputs, call}), during,
+      2 * options_.call_timeout, decode_dispatch_reply);
+  if (auto* failure = std::get_if<CallFailure>(&reply)) {
+    return {failure->status, failure->message, {}, {}};
   }
-  return {decoded->status, std::move(decoded->message), std::move(decoded->outputs),
-          decoded->timing};
+  auto& done = std::get<DispatchReplyMessage>(reply);
+  retire_after(connected, done.status, during);
+  return {done.status, std::move(done.message), std::move(done.outputs), done.timing};
+}
+
+BatchOutcome IsolatedBackend::dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
+                                            const Grid& grid, const BatchOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto failed = [&](CallFailure failure) {
+    BatchOutcome outcome;
+    outcome.status = failure.status;
+    outcome.message = std::move(failure.message);
+    finish_batch_timing(
+        outcome, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
+    return outcome;
+  };
+  const IsolatedProgram* isolated = nullptr;
+  auto child = child_for(program, isolated);
+  if (auto* failure = std::get_if<CallFailure>(&child)) return failed(*failure);
+  ChildConnection& connected = *std::get<std::shared_ptr<ChildConnection>>(child);
+  const uint64_t id = isolated->id();
+  const uint32_t runs = std::max<uint32_t>(options.runs, 1);
+  const uint32_t submissions = std::clamp<uint32_t>(options.submissions, 1, runs);
+  const std::string during = std::to_string(runs) + (runs == 1 ? " run of " : " runs of ") +
+                             program_label(id) + " on grid " + grid_label(grid);
+  const uint64_t call = connected.next_call();
+  // Each submission is bounded by the backend's own wait; this bound is for
+  // a process that stops answering altogether.
+  auto reply = exchange<DispatchRunsReplyMessage>(
+      connected, call, encode(DispatchRunsMessage{id, grid, inputs, options, call}), during,
+      (submissions + 1) * options_.call_timeout, decode_dispatch_runs_reply);
+  if (auto* failure = std::get_if<CallFailure>(&reply)) return failed(*failure);
+  BatchOutcome& outcome = std::get<DispatchRunsReplyMessage>(reply).outcome;
+  retire_after(connected, outcome.status, during);
+  return std::move(outcome);
 }
 
 }  // namespace vyre::isolation

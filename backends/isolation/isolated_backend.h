@@ -2,6 +2,7 @@
 // exchange with a child process (backends/isolation/isolate.h has the rules).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -11,8 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "backends/isolation/child_process.h"
-#include "backends/isolation/frame_io.h"
+#include "backends/isolation/child_connection.h"
 #include "backends/isolation/isolate.h"
 #include "backends/isolation/messages.h"
 
@@ -29,8 +29,12 @@ class ReleaseQueue {
   std::vector<uint64_t> ids_;
 };
 
-/// The parent's handle of a program compiled in the child: its id and the
-/// text to compile it again in a fresh child.
+/// The parent's handle of a program compiled in the child: its id (unique in
+/// this process, across isolated backends) and the text to compile it again
+/// in a fresh child. Another isolated backend may run it too (compiling it
+/// in its own child first): the certifier compiles cases ahead on the
+/// backend it opened and runs them on the fresh one a retry opened. The
+/// child of that other backend keeps the program until it ends.
 class IsolatedProgram final : public CompiledProgram {
  public:
   IsolatedProgram(uint64_t id, std::string text, std::shared_ptr<ReleaseQueue> releases);
@@ -40,8 +44,6 @@ class IsolatedProgram final : public CompiledProgram {
 
   uint64_t id() const { return id_; }
   const std::string& text() const { return text_; }
-  /// True when `releases` is the queue of the backend that compiled it.
-  bool compiled_by(const ReleaseQueue* releases) const { return releases_.get() == releases; }
 
  private:
   uint64_t id_;
@@ -49,13 +51,10 @@ class IsolatedProgram final : public CompiledProgram {
   std::shared_ptr<ReleaseQueue> releases_;
 };
 
-/// Why a call could not be completed, as the call's status and message.
-struct CallFailure {
-  Status status;
-  std::string message;
-};
-
-/// A Backend running its real backend in a child process.
+/// A Backend running its real backend in a child process. Calls may come
+/// from several threads at once (as the real backend's compiles_concurrently
+/// and concurrent_dispatches, forwarded from the child, allow): they share
+/// one child, which serves each on a thread of its own.
 class IsolatedBackend final : public Backend {
  public:
   IsolatedBackend(BackendFactory factory, IsolationOptions options);
@@ -69,36 +68,51 @@ class IsolatedBackend final : public Backend {
   CompileOutcome compile(const Program& program) override;
   DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                            const Grid& grid) override;
+  BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
+                             const Grid& grid, const BatchOptions& options) override;
+  bool compiles_concurrently() const override;
+  void prepare(const CompiledProgram& program) override;
+  uint32_t concurrent_dispatches() const override;
 
  private:
-  struct Child {
-    std::unique_ptr<ChildProcess> process;
-    std::set<uint64_t> compiled;  ///< Program ids this child holds.
-  };
+  using Connected = std::variant<std::shared_ptr<ChildConnection>, CallFailure>;
 
-  std::optional<CallFailure> ensure_child();
+  /// The running child, or a new one; why none could be started otherwise.
+  Connected connection();
   std::optional<CallFailure> try_start();
-  CallFailure lose_child(const ChannelFailure& failure, const std::string& during,
-                         std::chrono::milliseconds timeout);
-  /// Sends `request` and reads the reply into reply_.
-  std::optional<CallFailure> exchange(const Frame& request, const std::string& during);
-  std::variant<CompileReplyMessage, CallFailure> compile_in_child(uint64_t id,
-                                                                  const std::string& text,
-                                                                  const std::string& during);
-  void send_releases();
+  /// Tells the child which programs the parent let go of.
+  void send_releases(ChildConnection& child);
+  /// One request and its reply, decoded by `decode`; a reply that does not
+  /// decode abandons the child (BadOutput).
+  template <typename Reply, typename Decode>
+  std::variant<Reply, CallFailure> exchange(ChildConnection& child, uint64_t call,
+                                            const Frame& request, const std::string& during,
+                                            std::chrono::milliseconds timeout, Decode decode);
+  std::variant<CompileReplyMessage, CallFailure> compile_in(ChildConnection& child, uint64_t id,
+                                                            const std::string& text,
+                                                            const std::string& during);
+  /// Compiles (if this child does not hold it) and prepares (if not done in
+  /// this child) `program` before it runs there.
+  std::optional<CallFailure> make_ready(ChildConnection& child, const IsolatedProgram& program);
+  /// The child a run of `program` goes to, ready for it.
+  std::variant<std::shared_ptr<ChildConnection>, CallFailure> child_for(
+      const CompiledProgram& program, const IsolatedProgram*& isolated);
+  /// After the real backend reported `status` (a hang, a lost device), its
+  /// process is not trusted with the next call: it is replaced.
+  void retire_after(ChildConnection& child, Status status, const std::string& during);
 
   BackendFactory factory_;
   IsolationOptions options_;
   mutable std::mutex mutex_;
-  std::optional<Child> child_;
+  std::shared_ptr<ChildConnection> child_;
   bool started_once_ = false;
   std::string name_;
   Capabilities capabilities_;
+  bool compiles_concurrently_ = false;
+  uint32_t concurrent_dispatches_ = 1;
   std::optional<CallFailure> start_failure_;
   uint32_t failed_starts_ = 0;  ///< In a row; reset by a successful start.
-  uint64_t next_id_ = 1;
   std::shared_ptr<ReleaseQueue> releases_ = std::make_shared<ReleaseQueue>();
-  Frame reply_;  ///< The last reply; its memory is reused by the next.
 };
 
 }  // namespace vyre::isolation

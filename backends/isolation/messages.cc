@@ -17,7 +17,7 @@ void put_status(WireWriter& w, Status status) {
 
 Status get_status(WireReader& r) {
   uint8_t code = r.u8();
-  if (code > static_cast<uint8_t>(Status::Error)) {
+  if (code > static_cast<uint8_t>(kLastStatus)) {
     r.fail("unknown status code " + std::to_string(code));
     return Status::Error;
   }
@@ -47,6 +47,60 @@ void put_capabilities(WireWriter& w, const Capabilities& c) {
   w.u64(c.max_uniform_buffer_bytes);
   w.u64(c.max_workgroup_memory_bytes);
   w.u32(c.preferred_workgroup_size);
+}
+
+void put_batch_options(WireWriter& w, const BatchOptions& o) {
+  w.u32(o.runs);
+  w.u32(o.submissions);
+  w.u32(o.reported_differing);
+}
+
+BatchOptions get_batch_options(WireReader& r) {
+  BatchOptions o;
+  o.runs = r.u32();
+  o.submissions = r.u32();
+  o.reported_differing = r.u32();
+  return o;
+}
+
+void put_batch_outcome(WireWriter& w, const BatchOutcome& b) {
+  put_status(w, b.status);
+  w.text(b.message);
+  w.u32(b.failed_run);
+  w.buffers(b.first_outputs);
+  w.u32(static_cast<uint32_t>(b.differing.size()));
+  for (const DifferingRun& run : b.differing) {
+    w.u32(run.run);
+    w.buffers(run.outputs);
+  }
+  w.u32(b.differing_runs);
+  w.u32(b.dispatches);
+  w.u32(b.submissions);
+  w.f64(b.timing.total_ms);
+  w.f64(b.timing.setup_ms);
+  w.f64(b.timing.per_dispatch_us);
+}
+
+BatchOutcome get_batch_outcome(WireReader& r) {
+  BatchOutcome b;
+  b.status = get_status(r);
+  b.message = r.text();
+  b.failed_run = r.u32();
+  b.first_outputs = r.buffers();
+  uint32_t differing = r.u32();
+  for (uint32_t i = 0; i < differing && !r.failed(); ++i) {
+    DifferingRun run;
+    run.run = r.u32();
+    run.outputs = r.buffers();
+    b.differing.push_back(std::move(run));
+  }
+  b.differing_runs = r.u32();
+  b.dispatches = r.u32();
+  b.submissions = r.u32();
+  b.timing.total_ms = r.f64();
+  b.timing.setup_ms = r.f64();
+  b.timing.per_dispatch_us = r.f64();
+  return b;
 }
 
 Capabilities get_capabilities(WireReader& r) {
@@ -90,11 +144,14 @@ Frame encode(const HelloMessage& m) {
   w.text(m.name);
   w.text(m.error);
   put_capabilities(w, m.capabilities);
+  w.u8(m.compiles_concurrently ? 1 : 0);
+  w.u32(m.concurrent_dispatches);
   return framed(MessageKind::Hello, w);
 }
 
 Frame encode(const CompileMessage& m) {
   WireWriter w;
+  w.u64(m.call);
   w.u64(m.id);
   w.text(m.text);
   return framed(MessageKind::Compile, w);
@@ -102,6 +159,7 @@ Frame encode(const CompileMessage& m) {
 
 Frame encode(const CompileReplyMessage& m) {
   WireWriter w;
+  w.u64(m.call);
   put_status(w, m.status);
   w.text(m.message);
   return framed(MessageKind::CompileReply, w);
@@ -109,6 +167,7 @@ Frame encode(const CompileReplyMessage& m) {
 
 Frame encode(const DispatchMessage& m) {
   WireWriter w;
+  w.u64(m.call);
   w.u64(m.id);
   put_axes(w, m.grid.workgroups);
   w.buffers(m.inputs);
@@ -117,6 +176,7 @@ Frame encode(const DispatchMessage& m) {
 
 Frame encode(const DispatchReplyMessage& m) {
   WireWriter w;
+  w.u64(m.call);
   put_status(w, m.status);
   w.text(m.message);
   w.f64(m.timing.setup_ms);
@@ -134,6 +194,47 @@ Frame encode(const ReleaseMessage& m) {
   return framed(MessageKind::Release, w);
 }
 
+Frame encode(const DispatchRunsMessage& m) {
+  WireWriter w;
+  w.u64(m.call);
+  w.u64(m.id);
+  put_axes(w, m.grid.workgroups);
+  put_batch_options(w, m.options);
+  w.buffers(m.inputs);
+  return framed(MessageKind::DispatchRuns, w);
+}
+
+Frame encode(const DispatchRunsReplyMessage& m) {
+  WireWriter w;
+  w.u64(m.call);
+  put_batch_outcome(w, m.outcome);
+  return framed(MessageKind::DispatchRunsReply, w);
+}
+
+Frame encode(const PrepareMessage& m) {
+  WireWriter w;
+  w.u64(m.call);
+  w.u64(m.id);
+  return framed(MessageKind::Prepare, w);
+}
+
+Frame encode(const PrepareReplyMessage& m) {
+  WireWriter w;
+  w.u64(m.call);
+  return framed(MessageKind::PrepareReply, w);
+}
+
+Result<uint64_t> call_id_of(const Frame& frame) {
+  const auto kind = static_cast<MessageKind>(frame.kind);
+  if (kind == MessageKind::Hello || kind == MessageKind::Release) {
+    return Error{"message kind " + std::to_string(frame.kind) + " carries no call id"};
+  }
+  WireReader r(frame.payload);
+  uint64_t call = r.u64();
+  if (r.failed()) return Error{"a message too short to hold its call id"};
+  return call;
+}
+
 Result<HelloMessage> decode_hello(const Frame& frame) {
   return decoded<HelloMessage>(frame, MessageKind::Hello, "hello", [](WireReader& r) {
     HelloMessage m;
@@ -143,6 +244,10 @@ Result<HelloMessage> decode_hello(const Frame& frame) {
     m.name = r.text();
     m.error = r.text();
     m.capabilities = get_capabilities(r);
+    uint8_t concurrent = r.u8();
+    if (concurrent > 1) r.fail("the compiles_concurrently flag is " + std::to_string(concurrent));
+    m.compiles_concurrently = concurrent == 1;
+    m.concurrent_dispatches = r.u32();
     return m;
   });
 }
@@ -150,6 +255,7 @@ Result<HelloMessage> decode_hello(const Frame& frame) {
 Result<CompileMessage> decode_compile(const Frame& frame) {
   return decoded<CompileMessage>(frame, MessageKind::Compile, "compile", [](WireReader& r) {
     CompileMessage m;
+    m.call = r.u64();
     m.id = r.u64();
     m.text = r.text();
     return m;
@@ -160,6 +266,7 @@ Result<CompileReplyMessage> decode_compile_reply(const Frame& frame) {
   return decoded<CompileReplyMessage>(frame, MessageKind::CompileReply, "compile reply",
                                       [](WireReader& r) {
                                         CompileReplyMessage m;
+                                        m.call = r.u64();
                                         m.status = get_status(r);
                                         m.message = r.text();
                                         return m;
@@ -169,6 +276,7 @@ Result<CompileReplyMessage> decode_compile_reply(const Frame& frame) {
 Result<DispatchMessage> decode_dispatch(const Frame& frame) {
   return decoded<DispatchMessage>(frame, MessageKind::Dispatch, "dispatch", [](WireReader& r) {
     DispatchMessage m;
+    m.call = r.u64();
     m.id = r.u64();
     m.grid.workgroups = get_axes(r);
     m.inputs = r.buffers();
@@ -180,6 +288,7 @@ Result<DispatchReplyMessage> decode_dispatch_reply(const Frame& frame) {
   return decoded<DispatchReplyMessage>(frame, MessageKind::DispatchReply, "dispatch reply",
                                        [](WireReader& r) {
                                          DispatchReplyMessage m;
+                                         m.call = r.u64();
                                          m.status = get_status(r);
                                          m.message = r.text();
                                          m.timing.setup_ms = r.f64();
@@ -198,6 +307,47 @@ Result<ReleaseMessage> decode_release(const Frame& frame) {
     for (uint32_t i = 0; i < count && !r.failed(); ++i) m.ids.push_back(r.u64());
     return m;
   });
+}
+
+Result<DispatchRunsMessage> decode_dispatch_runs(const Frame& frame) {
+  return decoded<DispatchRunsMessage>(frame, MessageKind::DispatchRuns, "dispatch runs",
+                                      [](WireReader& r) {
+                                        DispatchRunsMessage m;
+                                        m.call = r.u64();
+                                        m.id = r.u64();
+                                        m.grid.workgroups = get_axes(r);
+                                        m.options = get_batch_options(r);
+                                        m.inputs = r.buffers();
+                                        return m;
+                                      });
+}
+
+Result<DispatchRunsReplyMessage> decode_dispatch_runs_reply(const Frame& frame) {
+  return decoded<DispatchRunsReplyMessage>(frame, MessageKind::DispatchRunsReply,
+                                           "dispatch runs reply", [](WireReader& r) {
+                                             DispatchRunsReplyMessage m;
+                                             m.call = r.u64();
+                                             m.outcome = get_batch_outcome(r);
+                                             return m;
+                                           });
+}
+
+Result<PrepareMessage> decode_prepare(const Frame& frame) {
+  return decoded<PrepareMessage>(frame, MessageKind::Prepare, "prepare", [](WireReader& r) {
+    PrepareMessage m;
+    m.call = r.u64();
+    m.id = r.u64();
+    return m;
+  });
+}
+
+Result<PrepareReplyMessage> decode_prepare_reply(const Frame& frame) {
+  return decoded<PrepareReplyMessage>(frame, MessageKind::PrepareReply, "prepare reply",
+                                      [](WireReader& r) {
+                                        PrepareReplyMessage m;
+                                        m.call = r.u64();
+                                        return m;
+                                      });
 }
 
 }  // namespace vyre::isolation

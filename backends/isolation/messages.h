@@ -1,6 +1,9 @@
 // The messages between an isolated backend and its child process. The child
-// speaks first (Hello, which carries the probe); after that every Compile and
-// Dispatch gets exactly one reply, and Release gets none.
+// speaks first (Hello, which carries the probe); after that every Compile,
+// Prepare, Dispatch and DispatchRuns gets exactly one reply, and Release gets
+// none. Several calls may be in flight at once: each request carries a call
+// id, first in its payload, and its reply carries the same id
+// (call_id_of reads it without decoding the rest).
 #pragma once
 
 #include <cstdint>
@@ -15,12 +18,16 @@ namespace vyre::isolation {
 
 /// The kind word of a frame.
 enum class MessageKind : uint32_t {
-  Hello = 1,          ///< Child to parent, once: the backend started (or why not).
-  Compile = 2,        ///< Parent to child: program id and program text.
-  CompileReply = 3,   ///< Child to parent.
-  Dispatch = 4,       ///< Parent to child: program id, grid and input buffers.
-  DispatchReply = 5,  ///< Child to parent.
-  Release = 6,        ///< Parent to child: program ids no longer needed.
+  Hello = 1,              ///< Child to parent, once: the backend started (or why not).
+  Compile = 2,            ///< Parent to child: program id and program text.
+  CompileReply = 3,       ///< Child to parent.
+  Dispatch = 4,           ///< Parent to child: program id, grid and input buffers.
+  DispatchReply = 5,      ///< Child to parent.
+  Release = 6,            ///< Parent to child: program ids no longer needed.
+  DispatchRuns = 7,       ///< Parent to child: a whole batch (Backend::dispatch_runs).
+  DispatchRunsReply = 8,  ///< Child to parent.
+  Prepare = 9,            ///< Parent to child: build a program's device objects.
+  PrepareReply = 10,      ///< Child to parent, once prepare() returned.
 };
 
 /// The child's first message: its backend's name and probe, or why it failed.
@@ -29,18 +36,22 @@ struct HelloMessage {
   std::string name;
   std::string error;
   Capabilities capabilities;
+  bool compiles_concurrently = false;  ///< The backend's compiles_concurrently().
+  uint32_t concurrent_dispatches = 1;  ///< The backend's concurrent_dispatches().
 };
 
 /// Compile `text` and keep the result under `id`.
 struct CompileMessage {
   uint64_t id = 0;
   std::string text;
+  uint64_t call = 0;
 };
 
 /// The outcome of a compile, without the program (it stays in the child).
 struct CompileReplyMessage {
   Status status = Status::Error;
   std::string message;
+  uint64_t call = 0;
 };
 
 /// Dispatch program `id` once.
@@ -48,6 +59,7 @@ struct DispatchMessage {
   uint64_t id = 0;
   Grid grid;
   BufferSet inputs;
+  uint64_t call = 0;
 };
 
 /// The outcome of a dispatch.
@@ -56,6 +68,34 @@ struct DispatchReplyMessage {
   std::string message;
   DispatchTiming timing;
   BufferSet outputs;
+  uint64_t call = 0;
+};
+
+/// Run program `id` as Backend::dispatch_runs does, the whole batch in the
+/// child: only run 0's outputs and the differing runs come back.
+struct DispatchRunsMessage {
+  uint64_t id = 0;
+  Grid grid;
+  BufferSet inputs;
+  BatchOptions options;
+  uint64_t call = 0;
+};
+
+/// The outcome of a batch.
+struct DispatchRunsReplyMessage {
+  BatchOutcome outcome;
+  uint64_t call = 0;
+};
+
+/// Build ahead the device objects of program `id` (Backend::prepare).
+struct PrepareMessage {
+  uint64_t id = 0;
+  uint64_t call = 0;
+};
+
+/// prepare() returned (it reports nothing else).
+struct PrepareReplyMessage {
+  uint64_t call = 0;
 };
 
 /// Forget these program ids.
@@ -69,6 +109,14 @@ Frame encode(const CompileReplyMessage& message);
 Frame encode(const DispatchMessage& message);
 Frame encode(const DispatchReplyMessage& message);
 Frame encode(const ReleaseMessage& message);
+Frame encode(const DispatchRunsMessage& message);
+Frame encode(const DispatchRunsReplyMessage& message);
+Frame encode(const PrepareMessage& message);
+Frame encode(const PrepareReplyMessage& message);
+
+/// The call id of a request or reply (the first u64 of its payload); an
+/// Error for Hello, Release and a payload too short to hold one.
+Result<uint64_t> call_id_of(const Frame& frame);
 
 /// Each decoder checks the frame kind and the whole payload; an Error says
 /// what is malformed (an unknown status code included).
@@ -78,5 +126,9 @@ Result<CompileReplyMessage> decode_compile_reply(const Frame& frame);
 Result<DispatchMessage> decode_dispatch(const Frame& frame);
 Result<DispatchReplyMessage> decode_dispatch_reply(const Frame& frame);
 Result<ReleaseMessage> decode_release(const Frame& frame);
+Result<DispatchRunsMessage> decode_dispatch_runs(const Frame& frame);
+Result<DispatchRunsReplyMessage> decode_dispatch_runs_reply(const Frame& frame);
+Result<PrepareMessage> decode_prepare(const Frame& frame);
+Result<PrepareReplyMessage> decode_prepare_reply(const Frame& frame);
 
 }  // namespace vyre::isolation

@@ -8,6 +8,10 @@
 namespace vyre::isolation {
 namespace {
 
+Status any_status() {
+  return static_cast<Status>(*rc::gen::inRange<int>(0, static_cast<int>(kLastStatus) + 1));
+}
+
 TEST(Messages, HelloRoundTripsEveryCapability) {
   HelloMessage hello;
   hello.ok = true;
@@ -53,21 +57,76 @@ TEST(Messages, CompileAndReleaseRoundTrip) {
 }
 
 TEST(Messages, WrongKindIsRejected) {
-  auto decoded = decode_dispatch_reply(encode(CompileReplyMessage{Status::Ok, ""}));
+  auto decoded = decode_dispatch_reply(encode(CompileReplyMessage{Status::Ok, "", 1}));
   ASSERT_FALSE(decoded.ok());
   EXPECT_EQ(decoded.error().message, "expected a dispatch reply message, got message kind 3");
 }
 
 TEST(Messages, UnknownStatusCodeIsRejected) {
   Frame frame = encode(CompileReplyMessage{Status::Ok, "fine"});
-  frame.payload[0] = 7;  // One past Status::Error.
+  frame.payload[8] = 8;  // After the call id; one past Status::Crashed.
   auto decoded = decode_compile_reply(frame);
   ASSERT_FALSE(decoded.ok());
-  EXPECT_EQ(decoded.error().message, "malformed compile reply message: unknown status code 7");
+  EXPECT_EQ(decoded.error().message, "malformed compile reply message: unknown status code 8");
 }
 
-Status any_status() {
-  return static_cast<Status>(*rc::gen::inRange<int>(0, static_cast<int>(Status::Error) + 1));
+TEST(Messages, EveryCallCarriesItsIdFirst) {
+  EXPECT_EQ(*call_id_of(encode(CompileMessage{1, "p", 41})), 41u);
+  EXPECT_EQ(*call_id_of(encode(PrepareMessage{1, 42})), 42u);
+  EXPECT_EQ(*call_id_of(encode(PrepareReplyMessage{43})), 43u);
+  EXPECT_FALSE(call_id_of(encode(ReleaseMessage{{1}})).ok());
+  EXPECT_FALSE(call_id_of(Frame{static_cast<uint32_t>(MessageKind::Dispatch), {1, 2}}).ok());
+}
+
+TEST(Messages, HelloCarriesTheConcurrencyQueries) {
+  HelloMessage hello;
+  hello.ok = true;
+  hello.compiles_concurrently = true;
+  hello.concurrent_dispatches = 8;
+  auto back = decode_hello(encode(hello));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back->compiles_concurrently);
+  EXPECT_EQ(back->concurrent_dispatches, 8u);
+}
+
+RC_GTEST_PROP(Messages, DispatchRunsAndItsReplyRoundTrip,
+              (uint64_t call, const BufferSet& inputs, const BufferSet& first,
+               const BufferSet& other, uint32_t runs)) {
+  BatchOptions options{runs, 3, 2};
+  auto request =
+      decode_dispatch_runs(encode(DispatchRunsMessage{9, Grid{{1, 2, 3}}, inputs, options, call}));
+  RC_ASSERT(request.ok());
+  RC_ASSERT(request->call == call);
+  RC_ASSERT(request->inputs == inputs);
+  RC_ASSERT(request->options.runs == runs);
+  RC_ASSERT(request->options.submissions == 3u);
+  RC_ASSERT(request->options.reported_differing == 2u);
+  BatchOutcome outcome;
+  outcome.status = any_status();
+  outcome.message = "m";
+  outcome.failed_run = 4;
+  outcome.first_outputs = first;
+  outcome.differing = {{2, other}, {5, first}};
+  outcome.differing_runs = 7;
+  outcome.dispatches = runs;
+  outcome.submissions = 3;
+  outcome.timing = {1.5, 0.25, 12.0};
+  Frame frame = encode(DispatchRunsReplyMessage{outcome, call});
+  auto reply = decode_dispatch_runs_reply(frame);
+  RC_ASSERT(reply.ok());
+  const BatchOutcome& b = reply->outcome;
+  RC_ASSERT(reply->call == call);
+  RC_ASSERT(b.status == outcome.status);
+  RC_ASSERT(b.failed_run == 4u);
+  RC_ASSERT(b.first_outputs == first);
+  RC_ASSERT(b.differing.size() == 2u);
+  RC_ASSERT(b.differing[0].run == 2u && b.differing[0].outputs == other);
+  RC_ASSERT(b.differing[1].run == 5u && b.differing[1].outputs == first);
+  RC_ASSERT(b.differing_runs == 7u && b.dispatches == runs && b.submissions == 3u);
+  RC_ASSERT(b.timing.total_ms == 1.5 && b.timing.setup_ms == 0.25 &&
+            b.timing.per_dispatch_us == 12.0);
+  frame.payload.resize(*rc::gen::inRange<size_t>(0, frame.payload.size()));
+  RC_ASSERT(!decode_dispatch_runs_reply(frame).ok());
 }
 
 RC_GTEST_PROP(Messages, DispatchReplyRoundTrips,

@@ -105,14 +105,6 @@ struct OpenClBackend::State {
     return current;
   }
 
-  /// The current queue if one is open, for prepare(): building ahead never
-  /// opens a context of its own.
-  std::optional<QueueHandles> open_queue() {
-    std::lock_guard lock(mutex);
-    if (!current.queue) return std::nullopt;
-    return current;
-  }
-
   /// After a hang (the queue was abandoned) or a failed kernel, drop the
   /// queue so that the next dispatch gets a fresh context.
   void recover(Status status) {
@@ -288,8 +280,12 @@ void OpenClBackend::perturb_run_for_testing(std::optional<uint32_t> run) {
 void OpenClBackend::prepare(const CompiledProgram& compiled) {
   const auto* program = dynamic_cast<const OpenClProgram*>(&compiled);
   if (program == nullptr) return;
-  std::optional<QueueHandles> queue = state_->open_queue();
-  if (!queue) return;
+  // Opens the context if none is open yet, so that a fresh process (process
+  // isolation) builds here too, under the prepare's own time limit; the
+  // kernel is queued for the builder threads, which build queued kernels in
+  // groups.
+  Result<QueueHandles> queue = state_->get_queue();
+  if (!queue.ok()) return;
   queue->kernels->prepare(program->id(), program->lowered().source);
 }
 

@@ -57,8 +57,9 @@ class OpenClBackend final : public Backend {
   /// kernel in the context the dispatches use, under the backend's lock for
   /// what they share.
   bool compiles_concurrently() const override { return true; }
-  /// Queues the kernel of `program` for the builder threads of the context
-  /// already open (never opening one), which build queued kernels in groups,
+  /// Queues the kernel of `program` for the builder threads of the current
+  /// context (opening one if none is open, so that a fresh isolated process
+  /// builds inside this bounded call), which build queued kernels in groups,
   /// one clBuildProgram each (kernel_cache.h); its first dispatch waits for
   /// that build, or builds the kernel itself if no builder took it yet.
   void prepare(const CompiledProgram& program) override;

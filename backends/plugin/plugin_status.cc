@@ -21,7 +21,9 @@ constexpr std::array<StatusCodeRow, 7> kStatusCodes = {{
     {VYRE_STATUS_ERROR, Status::Error, "VYRE_STATUS_ERROR"},
 }};
 
-// The ABI promises codes equal to the enum's order; a new Status must get a row.
+// The ABI promises codes equal to the enum's order; a new Status a plugin may
+// return must get a row. Status::Crashed is not one: only isolation, which
+// watches the plugin's process, reports it.
 constexpr bool codes_follow_enum_order() {
   for (size_t i = 0; i < kStatusCodes.size(); ++i) {
     if (kStatusCodes[i].code != static_cast<vyre_status>(i)) return false;

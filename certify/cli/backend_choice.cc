@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "backends/disk_cache.h"
+#include "backends/isolation/isolate.h"
 #include "backends/plugin/isolated_plugin.h"
 #include "backends/registry/registry.h"
 
@@ -59,12 +60,27 @@ std::string built_in_backend_list(std::string_view except) {
   return list;
 }
 
+bool take_backend_switch(const std::string& flag, BackendChoice& choice,
+                         std::optional<std::string>& error) {
+  if (flag != kInProcessFlag) return false;
+  if (choice.in_process) error = flag + " given twice; give it once";
+  choice.in_process = true;
+  return true;
+}
+
 std::optional<std::string> check_backend_choice(const BackendChoice& choice) {
   if (choice.backend.empty()) return "--backend is required";
-  if (choice.faults && choice.faults->crashes() && !names_plugin(choice.backend)) {
-    return "--inject-faults: a `crash` fault needs a backend in a child process (a plugin, "
-           "--backend ./libmybackend.so); `" +
+  if (choice.faults && choice.faults->crashes() && !names_plugin(choice.backend) &&
+      (choice.in_process || !backend_takes_device(choice.backend))) {
+    return "--inject-faults: a `crash` fault needs a backend in a child process (a plugin, or "
+           "vulkan or opencl without --in-process); `" +
            choice.backend + "` runs in the certifier's own process";
+  }
+  if (choice.in_process &&
+      (names_plugin(choice.backend) || !backend_takes_device(choice.backend))) {
+    return std::string(kInProcessFlag) +
+           " applies to the built-in device backends (vulkan, opencl) only: a plugin always "
+           "runs in a child process, and `reference` always in this one";
   }
   if (!choice.device) return std::nullopt;
   if (names_plugin(choice.backend)) {
@@ -94,9 +110,32 @@ Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
     if (!builtin) {
       return Error{builtin.error().message + "; or give a plugin's path (./libmybackend.so)"};
     }
-    if (!choice.faults) return builtin;
-    return inject_faults(std::move(builtin).value(),
-                         {*choice.faults, choice.fault_calls, false, options.fence_timeout});
+    if (choice.in_process || !backend_takes_device(choice.backend)) {
+      if (!choice.faults) return builtin;
+      return inject_faults(std::move(builtin).value(),
+                           {*choice.faults, choice.fault_calls, false, options.fence_timeout});
+    }
+    // A driver is code the suite does not trust to stay up either: the
+    // backend is made again in a child (this one only checked the name),
+    // faults injected there, and its compiles and calls are bounded by the
+    // same limit as a submission.
+    IsolationOptions isolation;
+    isolation.call_timeout = options.fence_timeout;
+    auto isolated = start_isolated(
+        [name = choice.backend, options, faults = choice.faults,
+         calls = choice.fault_calls]() -> Result<std::unique_ptr<Backend>> {
+          auto made = make_backend(name, options);
+          if (!made || !faults) return made;
+          return inject_faults(std::move(made).value(),
+                               {*faults, calls, true, options.fence_timeout});
+        },
+        isolation);
+    if (!isolated) {
+      return Error{"cannot start the `" + choice.backend +
+                   "` backend in its child process: " + isolated.error().message + " (" +
+                   std::string(kInProcessFlag) + " runs it in this process)"};
+    }
+    return isolated;
   }
   // A plugin is code the suite does not trust to stay up: it runs in a child.
   IsolationOptions isolation;

@@ -1,6 +1,6 @@
-// --backend, --device and --timeout-ms: how `vyre-certify` (certify) and
-// `vyre-certify run` pick and open a backend, so a repro replays on every
-// backend the certification run accepts.
+// --backend, --device, --timeout-ms and --in-process: how `vyre-certify`
+// (certify), `fuzz` and `run` pick and open a backend, so a repro replays on
+// every backend the certification run accepts.
 #pragma once
 
 #include <chrono>
@@ -29,7 +29,17 @@ struct BackendChoice {
   /// default_disk_cache_dir()); --no-cache keeps none.
   std::optional<std::string> cache_dir;
   bool no_cache = false;
+  /// --in-process: run a built-in device backend (vulkan, opencl) in this
+  /// process instead of a child, for a debugger; a driver crash then ends the run.
+  bool in_process = false;
 };
+
+/// The switch that keeps a built-in backend in this process.
+inline constexpr std::string_view kInProcessFlag = "--in-process";
+
+/// Takes --in-process: true when `flag` is it. `error` gets a repeated switch.
+bool take_backend_switch(const std::string& flag, BackendChoice& choice,
+                         std::optional<std::string>& error);
 
 /// Takes `flag value` when flag is --backend, --device, --timeout-ms,
 /// --inject-faults or --cache-dir: true
@@ -50,10 +60,13 @@ std::string built_in_backend_list(std::string_view except = {});
 /// True when --backend names a plugin file rather than a built-in backend.
 bool names_plugin(const std::string& backend);
 
-/// Opens the backend: a built-in one by name, or a plugin loaded in a child
-/// process (backends/isolation/isolate.h), with --inject-faults' faults
-/// injected (inside the child for a plugin). An Error when it cannot be loaded;
-/// the backend's probe() may still say it is unavailable.
+/// Opens the backend: a plugin, and a built-in one that drives a device
+/// (vulkan, opencl) unless choice.in_process, in a child process
+/// (backends/isolation/isolate.h), so that a driver that crashes or hangs
+/// fails one call; `reference` in this process. --inject-faults' faults are
+/// injected where the backend runs (inside the child). An Error when it
+/// cannot be loaded or (in a child) started; the backend's probe() may still
+/// say it is unavailable.
 Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice);
 
 }  // namespace vyre::cli

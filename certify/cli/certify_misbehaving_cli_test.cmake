@@ -24,8 +24,8 @@ set(misbehaviours
     "not_supported|L1/*|not supported|compile: no such feature"
     "garbage_status|L1/*|error|dispatch: dispatch() returned the unknown status code 42"
     "error|L1/*|error|dispatch: deliberate failure"
-    "crash|L1/*|error|dispatch: backend process crashed (signal 11: SIGSEGV)"
-    "hang|L1/spec/unop/*|timeout|dispatch: backend process did not answer within 200 ms"
+    "crash|L1/*|crashed|dispatch: backend process crashed (signal 11: SIGSEGV)"
+    "hang|L1/spec/unop/*|timeout|dispatch: backend process did not answer within 400 ms"
     "bad_text|L1/spec/unop/*|error|dispatch: bad �� text")
 
 foreach(row IN LISTS misbehaviours)

@@ -36,12 +36,14 @@ const std::string kUsage =
     "                    [--time-budget-s S] [--seed-policy fixed|date] [--gate FILE]\n"
     "                    [--baseline REPORT.json] [--shard I/N [--shard-times REPORT.json]]\n"
     "                    [--sign-key KEY.pem] [--inject-faults SPEC]\n"
-    "                    [--cache-dir DIR | --no-cache] [--quiet] [--dry-run]\n"
+    "                    [--cache-dir DIR | --no-cache] [--in-process] [--quiet] [--dry-run]\n"
     "  NAME is a built-in backend (" +
     built_in_backend_list() +
     ") or a plugin path\n"
-    "  (./libmybackend.so), which runs in a child process so that a crash or hang fails\n"
-    "  one case, not the run.\n"
+    "  (./libmybackend.so). A plugin and the built-in device backends run in a child\n"
+    "  process, so that a crash or hang of the driver fails one case (`crashed`,\n"
+    "  `timeout`), not the run; --in-process keeps vulkan or opencl in this process (for a\n"
+    "  debugger).\n"
     "  --timeout-ms bounds one compile and one submission of a built-in backend (default\n"
     "  10000) and one compile or dispatch call of a plugin (default 60000).\n"
     "  --case-budget-s bounds all the runs of one case (default 300; 0: no bound): a\n"
@@ -50,7 +52,7 @@ const std::string kUsage =
     "  all or a list (0,1) runs one shard per device in parallel child processes and\n"
     "  merges their reports into --out (the merged verdict is the exit status).\n"
     "  --time-budget-s bounds the whole run: cases not started when it is spent fail\n"
-    "  with `timeout`. A case ending `device-lost` or `timeout` is retried once on a\n"
+    "  with `timeout`. A case ending `device lost`, `timeout` or `crashed` is retried once on a\n"
     "  freshly opened backend, and the report says so.\n"
     "  --seed-policy date derives the seed from the UTC date (YYYYMMDD) unless --seed\n"
     "  is given; the policy is recorded in report.json.\n"
@@ -122,6 +124,11 @@ std::optional<std::string> collect_options(std::span<const std::string> args,
     }
     if (flag == "--no-cache") {
       out.backend.no_cache = true;
+      continue;
+    }
+    std::optional<std::string> error;
+    if (take_backend_switch(flag, out.backend, error)) {
+      if (error) return error;
       continue;
     }
     if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued) &&

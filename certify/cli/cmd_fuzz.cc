@@ -19,11 +19,13 @@ namespace {
 
 constexpr std::string_view kUsage =
     "vyre-certify fuzz --backend NAME [--device D] [--seconds N] [--seed S] [--out DIR]\n"
-    "                    [--timeout-ms MS] [--quiet]\n"
+    "                    [--timeout-ms MS] [--in-process] [--quiet]\n"
     "  Runs random programs (L5's, from --seed on) and their metamorphic variants on the\n"
     "  backend against the reference until N seconds have passed. Each failure is reduced\n"
     "  and written once per distinct reduced form as DIR/<hash>/original.vyre, reduced.vyre\n"
-    "  and README.txt (verdict, seed, replay command).\n"
+    "  and README.txt (verdict, seed, replay command). vulkan and opencl run in a child\n"
+    "  process, so a driver crash or hang is a finding (`crashed`, `timeout`), not the end;\n"
+    "  --in-process keeps them in this process.\n"
     "  Defaults: --seconds 60, --seed 1, --out fuzz-findings/.\n"
     "  Exit: 0 no failure found, 1 failures found (listed), 2 bad usage or no usable backend.";
 
@@ -43,6 +45,10 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
     const std::string& flag = args[i];
     if (flag == "--quiet") {
       out.hunt.progress = false;
+      continue;
+    }
+    if (std::optional<std::string> error; take_backend_switch(flag, out.backend, error)) {
+      if (error) return error;
       continue;
     }
     constexpr std::string_view kValued[] = {"--backend", "--device", "--seconds",

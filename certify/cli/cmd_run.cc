@@ -37,10 +37,12 @@ constexpr std::string_view kReference = "reference";
 /// The usage text; the other built-in backends come from the registry.
 const std::string kUsage =
     "vyre-certify run CASE.vyre [--backend NAME] [--device D] [--timeout-ms MS]\n"
-    "                    [--schedule canonical|reversed|random:SEED] [--strict-oob]\n"
+    "                    [--schedule canonical|reversed|random:SEED] [--strict-oob] "
+    "[--in-process]\n"
     "  NAME is reference (the default), another built-in backend (" +
     built_in_backend_list(kReference) +
-    ") or a plugin path.\n"
+    ") or a plugin path. vulkan and opencl run in a child process (a driver crash is\n"
+    "  reported as `crashed`) unless --in-process.\n"
     "  --schedule and --strict-oob apply to the reference only.\n"
     "vyre-certify run --rules RULES.toml --graph GRAPH.toml [--backend NAME] [--device D]\n"
     "                    [--timeout-ms MS]\n"
@@ -91,6 +93,8 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, RunFla
       if (!has_value) return a + " needs a value";
       std::optional<std::string> error;
       take_backend_option(a, args[++i], flags.backend, error);
+      if (error) return error;
+    } else if (std::optional<std::string> error; take_backend_switch(a, flags.backend, error)) {
       if (error) return error;
     } else if (a == "--schedule") {
       if (!has_value) return "--schedule needs canonical, reversed or random:SEED";

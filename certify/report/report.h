@@ -26,6 +26,7 @@ enum class Verdict : uint8_t {
   BadOutput,
   Error,
   InvalidCase,  ///< The suite itself is wrong: reference and spec table disagree.
+  Crashed,      ///< The backend's process died running the case (isolation).
 };
 
 /// "pass", "fail", ...
@@ -81,7 +82,7 @@ struct CaseResult {
   /// (BatchTiming::per_dispatch_us), microseconds; 0 when it reported none.
   double per_dispatch_us = 0;
   std::optional<Failure> failure;
-  /// The status name of a first attempt that ended DeviceLost or Timeout
+  /// The status name of a first attempt that ended DeviceLost, Timeout or Crashed
   /// when the case was run once more on a fresh backend; nullopt otherwise.
   std::optional<std::string> retried;
 };

@@ -107,7 +107,7 @@ std::string report_markdown(const Report& r) {
     if (!c.retried) continue;
     if (!any_retried) {
       out << "\n## Retried cases\n\nRun once more on a freshly opened backend after an "
-             "infrastructure status (device lost, timeout); the second attempt's verdict "
+             "infrastructure status (device lost, timeout, crashed); the second attempt's verdict "
              "counts.\n\n| case | first attempt | second attempt |\n|---|---|---|\n";
     }
     any_retried = true;

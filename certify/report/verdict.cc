@@ -24,6 +24,8 @@ std::string_view name_of(Verdict v) {
       return "error";
     case Verdict::InvalidCase:
       return "invalid case";
+    case Verdict::Crashed:
+      return "crashed";
   }
   return "?";
 }
@@ -44,12 +46,14 @@ Verdict verdict_of(Status s) {
       return Verdict::BadOutput;
     case Status::Error:
       return Verdict::Error;
+    case Status::Crashed:
+      return Verdict::Crashed;
   }
   return Verdict::Error;
 }
 
 std::optional<Verdict> verdict_named(std::string_view name) {
-  for (uint8_t i = 0; i <= static_cast<uint8_t>(Verdict::InvalidCase); ++i) {
+  for (uint8_t i = 0; i <= static_cast<uint8_t>(Verdict::Crashed); ++i) {
     if (name_of(static_cast<Verdict>(i)) == name) return static_cast<Verdict>(i);
   }
   return std::nullopt;

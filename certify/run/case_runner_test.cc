@@ -256,7 +256,7 @@ TEST(CaseRunner, EachFailedDispatchStatusGetsItsVerdict) {
   const std::pair<Status, Verdict> kStatuses[] = {
       {Status::Timeout, Verdict::Timeout},           {Status::DeviceLost, Verdict::DeviceLost},
       {Status::BadOutput, Verdict::BadOutput},       {Status::Error, Verdict::Error},
-      {Status::NotSupported, Verdict::NotSupported},
+      {Status::NotSupported, Verdict::NotSupported}, {Status::Crashed, Verdict::Crashed},
   };
   for (auto [status, verdict] : kStatuses) {
     ScriptedBackend backend;

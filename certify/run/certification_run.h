@@ -53,7 +53,7 @@ struct CertifyOptions {
   /// The comparison is recorded when this or known_failures is not empty.
   std::string known_failures_source;
   /// Opens a fresh backend (and device) for the one retry of a case that
-  /// ended DeviceLost or Timeout (run/retry_policy.h); empty: no retries.
+  /// ended DeviceLost, Timeout or Crashed (run/retry_policy.h); empty: no retries.
   std::function<Result<std::unique_ptr<Backend>>()> reopen_backend;
   /// Non-zero (the signal's number) once the run is to stop early (SIGINT,
   /// SIGTERM): the cases running finish, no other starts, and the report
@@ -75,9 +75,10 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 /// and the wall time from its RunClock. Given known failures, the report
 /// holds the comparison with them (baseline_comparison.h). Past
 /// options.time_budget the cases not yet started are reported Timeout; a case
-/// ending DeviceLost or Timeout is run once more on options.reopen_backend's
-/// fresh backend, which the rest of the run then uses. Once
-/// options.interrupted is set, no case starts; the report is then incomplete.
+/// ending DeviceLost, Timeout or Crashed is run once more on
+/// options.reopen_backend's fresh backend, which the rest of the run then
+/// uses. Once options.interrupted is set, no case starts; the report is then
+/// incomplete.
 Report run_certification(Backend& backend, const Capabilities& device,
                          const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
                          const RandomProgramTally& random_tally = {});

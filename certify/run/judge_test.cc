@@ -54,7 +54,7 @@ TEST(Judge, NotSupportedIsNeverAPass) {
 
 TEST(Judge, EveryNonPassVerdictFailsTheLevel) {
   for (Verdict v : {Verdict::Fail, Verdict::CompileError, Verdict::DeviceLost, Verdict::Timeout,
-                    Verdict::BadOutput, Verdict::Error, Verdict::InvalidCase}) {
+                    Verdict::BadOutput, Verdict::Error, Verdict::InvalidCase, Verdict::Crashed}) {
     Report r;
     r.requested_level = Level::L1;
     r.cases = {result(Level::L1, Verdict::Pass), result(Level::L1, v)};

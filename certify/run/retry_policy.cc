@@ -5,10 +5,13 @@
 namespace vyre::certify {
 namespace {
 
-// The infrastructure's verdicts. Everything else is the backend's answer
+// The infrastructure's verdicts, a crash of the backend's process included:
+// the crash may have been another call's in flight at the same time, so the
+// case runs again on a fresh process before it counts. Everything else is the backend's answer
 // about the program (Fail, BadOutput, CompileError, NotSupported, Error) or
 // the suite's (InvalidCase), which a second try must not launder.
-constexpr std::array<Verdict, 2> kInfrastructureVerdicts = {Verdict::DeviceLost, Verdict::Timeout};
+constexpr std::array<Verdict, 3> kInfrastructureVerdicts = {Verdict::DeviceLost, Verdict::Timeout,
+                                                            Verdict::Crashed};
 
 }  // namespace
 

@@ -8,7 +8,7 @@
 namespace vyre::certify {
 
 /// True when a case that ended with `verdict` is run once more on a freshly
-/// opened backend (DeviceLost, Timeout); false for every other verdict.
+/// opened backend (DeviceLost, Timeout, Crashed); false for every other verdict.
 bool retried_on_fresh_backend(Verdict verdict);
 
 /// The message of a case's second attempt: says it was retried after

@@ -12,6 +12,7 @@ TEST(RetryPolicy, OnlyInfrastructureStatusesAreRetried) {
       {Verdict::Pass, false},         {Verdict::Fail, false},      {Verdict::NotSupported, false},
       {Verdict::CompileError, false}, {Verdict::DeviceLost, true}, {Verdict::Timeout, true},
       {Verdict::BadOutput, false},    {Verdict::Error, false},     {Verdict::InvalidCase, false},
+      {Verdict::Crashed, true},
   };
   for (const auto& [verdict, retried] : table) {
     EXPECT_EQ(retried_on_fresh_backend(verdict), retried) << name_of(verdict);

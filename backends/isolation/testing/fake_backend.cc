@@ -2,11 +2,15 @@
 
 #include <unistd.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 
 #include "backends/isolation/child_process.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 
 namespace vyre::isolation::testing {
 namespace {
@@ -22,9 +26,24 @@ int g_live_programs = 0;
 
 class FakeProgram final : public CompiledProgram {
  public:
-  FakeProgram() { ++g_live_programs; }
+  explicit FakeProgram(uint32_t w) : width(w) { ++g_live_programs; }
   ~FakeProgram() override { --g_live_programs; }
+  const uint32_t width;
 };
+
+// Rendezvous dispatches running now, and the signal that one arrived.
+std::mutex g_rendezvous_mutex;
+std::condition_variable g_rendezvous_arrived;
+int g_rendezvous_waiting = 0;
+
+uint8_t rendezvous() {
+  std::unique_lock lock(g_rendezvous_mutex);
+  ++g_rendezvous_waiting;
+  g_rendezvous_arrived.notify_all();
+  const bool met = g_rendezvous_arrived.wait_for(lock, std::chrono::seconds(20),
+                                                 [] { return g_rendezvous_waiting >= 2; });
+  return met ? 1 : 0;
+}
 
 class FakeBackend final : public Backend {
  public:
@@ -52,7 +71,15 @@ class FakeBackend final : public Backend {
 
   CompileOutcome compile(const Program& program) override {
     if (program.workgroup_size[0] == 3) return {Status::CompileError, kFakeRejection, nullptr};
-    return {Status::Ok, "", std::make_shared<FakeProgram>()};
+    if (program.workgroup_size[0] == kHangingCompileWidth) sleep_forever();
+    return {Status::Ok, "", std::make_shared<FakeProgram>(program.workgroup_size[0])};
+  }
+
+  bool compiles_concurrently() const override { return true; }
+  uint32_t concurrent_dispatches() const override { return kFakeConcurrentDispatches; }
+
+  void prepare(const CompiledProgram& program) override {
+    if (static_cast<const FakeProgram&>(program).width == kHangingPrepareWidth) sleep_forever();
   }
 
   DispatchOutcome dispatch(const CompiledProgram&, const BufferSet& inputs,
@@ -91,6 +118,14 @@ class FakeBackend final : public Backend {
         break;
       case FakeMode::Huge:
         out.assign(size_t{2} << 20, 0x5a);
+        break;
+      case FakeMode::ReportTimeout:
+        return {Status::Timeout, "the fake's submission did not finish", {}, {}};
+      case FakeMode::Pid:
+        out = to_bytes({static_cast<uint32_t>(::getpid())});
+        break;
+      case FakeMode::Rendezvous:
+        out = {rendezvous()};
         break;
     }
     outcome.outputs["out"] = std::move(out);

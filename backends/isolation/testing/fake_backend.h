@@ -13,17 +13,29 @@ namespace vyre::isolation::testing {
 
 /// What a dispatch of the fake backend does.
 enum class FakeMode : uint8_t {
-  Echo = 0,           ///< out[i] = out[i] + grid x, byte by byte (mod 256).
-  Segfault = 1,       ///< Writes through a null pointer.
-  Abort = 2,          ///< std::abort().
-  Exit3 = 3,          ///< _Exit(3).
-  Hang = 4,           ///< Sleeps forever.
-  Garbage = 5,        ///< Writes non-frame bytes on the reply pipe, then sleeps forever.
-  BadStatus = 6,      ///< Returns status code 42.
-  CountPrograms = 7,  ///< out = live compiled programs in this process (u32).
-  HangOnExit = 8,     ///< Like Echo, and the backend's destructor then sleeps forever.
-  Huge = 9,           ///< Returns a 2 MiB "out" buffer.
+  Echo = 0,            ///< out[i] = out[i] + grid x, byte by byte (mod 256).
+  Segfault = 1,        ///< Writes through a null pointer.
+  Abort = 2,           ///< std::abort().
+  Exit3 = 3,           ///< _Exit(3).
+  Hang = 4,            ///< Sleeps forever.
+  Garbage = 5,         ///< Writes non-frame bytes on the reply pipe, then sleeps forever.
+  BadStatus = 6,       ///< Returns status code 42.
+  CountPrograms = 7,   ///< out = live compiled programs in this process (u32).
+  HangOnExit = 8,      ///< Like Echo, and the backend's destructor then sleeps forever.
+  Huge = 9,            ///< Returns a 2 MiB "out" buffer.
+  ReportTimeout = 10,  ///< Returns Status::Timeout, as a backend whose submission hung.
+  Pid = 11,            ///< out = this process's id (u32).
+  /// Waits (at most 20 s) until another Rendezvous dispatch is running too;
+  /// out = 1 if one came, 0 if not.
+  Rendezvous = 12,
 };
+
+/// Compile hangs on workgroup size x == 5 (a compiler that never ends).
+inline constexpr uint32_t kHangingCompileWidth = 5;
+/// prepare() hangs on workgroup size x == 7 (a driver's build that never ends).
+inline constexpr uint32_t kHangingPrepareWidth = 7;
+/// What the fake reports for concurrent_dispatches() (compiles_concurrently() is true).
+inline constexpr uint32_t kFakeConcurrentDispatches = 4;
 
 /// Compile rejects workgroup_size x == 3 with this CompileError message.
 inline constexpr const char* kFakeRejection = "the fake backend refuses workgroup size 3";

@@ -1,0 +1,174 @@
+// A built-in backend runs isolated (backends/isolation/isolate.h) so that a
+// driver that crashes or never finishes fails one case and the run goes on:
+// here a backend wrapping the reference segfaults on one case's program and
+// hangs on another's, inside its child process. The run finishes; those two
+// cases are `crashed` and `timeout` with repros; the others pass. A fuzz hunt
+// on a backend that crashes on some random programs finishes with them as
+// findings.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+
+#include "backends/backend_options.h"
+#include "backends/isolation/isolate.h"
+#include "backends/reference_backend.h"
+#include "certify/run/certification_run.h"
+#include "certify/run/fuzz_hunt.h"
+#include "certify/run/plus_one_case_for_tests.h"
+#include "spec/ir/host_words.h"
+#include "spec/text/text_format.h"
+
+namespace vyre::certify {
+namespace {
+
+// The compiler cannot prove this null, so the write below really faults.
+volatile uintptr_t g_null_address = 0;
+
+/// What the driver does with a program.
+enum class Fault { None, Segfault, Hang };
+
+constexpr uint32_t kCrashMarker = 0xDEAD;
+constexpr uint32_t kHangMarker = 0xBEEF;
+
+/// The reference backend, whose "driver" faults on the programs `fault`
+/// picks, and on inputs whose buffer "in" starts with a marker word.
+class FaultyDriver final : public Backend {
+ public:
+  explicit FaultyDriver(std::function<Fault(const Program&)> fault)
+      : inner_(make_reference_backend(BackendOptions{})), fault_(std::move(fault)) {}
+  std::string name() const override { return "faulty"; }
+  Capabilities probe() override { return inner_->probe(); }
+  CompileOutcome compile(const Program& program) override {
+    CompileOutcome out = inner_->compile(program);
+    if (out.program) out.program = std::make_shared<Compiled>(out.program, fault_(program));
+    return out;
+  }
+  DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
+                           const Grid& grid) override {
+    const auto& compiled = static_cast<const Compiled&>(program);
+    Fault fault = compiled.fault;
+    if (auto in = inputs.find("in"); in != inputs.end() && in->second.size() >= 4) {
+      const uint32_t first = word_at(in->second, 0);
+      if (first == kCrashMarker) fault = Fault::Segfault;
+      if (first == kHangMarker) fault = Fault::Hang;
+    }
+    if (fault == Fault::Segfault) *reinterpret_cast<volatile int*>(g_null_address) = 1;
+    if (fault == Fault::Hang) {
+      for (;;) ::pause();
+    }
+    return inner_->dispatch(*compiled.inner, inputs, grid);
+  }
+
+ private:
+  struct Compiled final : CompiledProgram {
+    Compiled(std::shared_ptr<const CompiledProgram> i, Fault f) : inner(std::move(i)), fault(f) {}
+    std::shared_ptr<const CompiledProgram> inner;
+    Fault fault;
+  };
+  std::unique_ptr<Backend> inner_;
+  std::function<Fault(const Program&)> fault_;
+};
+
+/// `out[i] = in[i] + 1` with `first` as its first input word.
+SuiteCase marked_case(const std::string& id, uint32_t first) {
+  SuiteCase c = plus_one_case(id);
+  std::get<DispatchCase>(c.body).test_case.inputs["in"] = to_bytes({first, 2, 3, 4});
+  return c;
+}
+
+/// The faulty driver in a child process, as open_backend runs vulkan and opencl.
+std::unique_ptr<Backend> isolated_driver(std::function<Fault(const Program&)> fault,
+                                         std::chrono::milliseconds timeout) {
+  IsolationOptions options;
+  options.call_timeout = timeout;
+  options.shutdown_grace = std::chrono::milliseconds(500);
+  return isolate(
+      [fault] { return Result<std::unique_ptr<Backend>>(std::make_unique<FaultyDriver>(fault)); },
+      options);
+}
+
+Fault never(const Program&) {
+  return Fault::None;
+}
+
+// Generous: a child's start and the reference's compile must fit under load.
+constexpr std::chrono::milliseconds kTimeout{4000};
+
+TEST(IsolatedCertification, ACrashAndAHangFailOneCaseEachAndTheRunFinishes) {
+  std::vector<SuiteCase> cases = {
+      marked_case("L1/test/before", 1), marked_case("L1/test/crash", kCrashMarker),
+      marked_case("L1/test/between", 5), marked_case("L1/test/hang", kHangMarker),
+      marked_case("L1/test/after", 7)};
+  std::vector<const SuiteCase*> chosen;
+  for (const SuiteCase& c : cases) chosen.push_back(&c);
+  CertifyOptions options;
+  options.level = Level::L1;
+  options.runs = 1;
+  options.progress = false;
+  options.out_dir = testing::TempDir() + "isolated_certification_test";
+  std::filesystem::remove_all(options.out_dir);
+  int reopened = 0;
+  options.reopen_backend = [&]() -> Result<std::unique_ptr<Backend>> {
+    ++reopened;
+    return isolated_driver(never, kTimeout);
+  };
+  std::unique_ptr<Backend> backend = isolated_driver(never, kTimeout);
+  const Report report = run_certification(*backend, backend->probe(), chosen, options);
+
+  ASSERT_EQ(report.cases.size(), 5u);
+  for (size_t i : {0, 2, 4}) {
+    EXPECT_EQ(report.cases[i].verdict, Verdict::Pass)
+        << report.cases[i].id << ": " << report.cases[i].message;
+  }
+  const CaseResult& crash = report.cases[1];
+  EXPECT_EQ(crash.verdict, Verdict::Crashed) << crash.message;
+  EXPECT_EQ(crash.retried, "crashed");
+  EXPECT_NE(crash.message.find("backend process crashed (signal 11: SIGSEGV)"), std::string::npos)
+      << crash.message;
+  const CaseResult& hang = report.cases[3];
+  EXPECT_EQ(hang.verdict, Verdict::Timeout) << hang.message;
+  EXPECT_EQ(hang.retried, "timeout");
+  // One submission (runs = 1): a batch waits the timeout per submission plus one.
+  EXPECT_NE(hang.message.find("did not answer within 8000 ms during 1 run of program"),
+            std::string::npos)
+      << hang.message;
+  for (const CaseResult* failed : {&crash, &hang}) {
+    ASSERT_TRUE(failed->failure) << failed->id;
+    ASSERT_FALSE(failed->failure->repro.empty()) << failed->id;
+    EXPECT_TRUE(std::filesystem::exists(options.out_dir + "/" + failed->failure->repro))
+        << failed->failure->repro;
+  }
+  EXPECT_EQ(reopened, 2);  // One fresh backend per retried case.
+  ASSERT_EQ(report.levels.size(), 1u);
+  EXPECT_EQ(report.levels[0].failed, 2u);
+  EXPECT_FALSE(report.certified);
+}
+
+TEST(IsolatedCertification, AFuzzHuntSurvivesADriverThatCrashesOnSomePrograms) {
+  // About one program in three crashes the driver, by its text.
+  const auto crash_some = [](const Program& program) {
+    return std::hash<std::string>{}(print_program(program)) % 3 == 0 ? Fault::Segfault
+                                                                     : Fault::None;
+  };
+  std::unique_ptr<Backend> backend = isolated_driver(crash_some, kTimeout);
+  HuntOptions options;
+  options.seconds = 4;
+  options.runs = 1;
+  options.progress = false;
+  options.out_dir = testing::TempDir() + "isolated_fuzz_test";
+  std::filesystem::remove_all(options.out_dir);
+  const HuntResult result = hunt(*backend, options);
+  ASSERT_FALSE(result.findings.empty()) << result.cases << " cases, none crashed";
+  EXPECT_GT(result.cases, result.failures);  // The hunt went on past the crashes.
+  for (const HuntFinding& finding : result.findings) {
+    EXPECT_EQ(finding.verdict, Verdict::Crashed) << finding.message;
+    EXPECT_TRUE(std::filesystem::exists(finding.dir + "/original.vyre")) << finding.dir;
+  }
+}
+
+}  // namespace
+}  // namespace vyre::certify
