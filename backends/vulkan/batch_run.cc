@@ -8,8 +8,8 @@
 #include "backends/vulkan/batch_plan.h"
 #include "backends/vulkan/compare_shader.h"
 #include "backends/vulkan/dispatch_checks.h"
-#include "backends/vulkan/memory_barrier.h"
 #include "backends/vulkan/host_mutants.h"
+#include "backends/vulkan/memory_barrier.h"
 
 namespace vyre::vulkan {
 namespace {

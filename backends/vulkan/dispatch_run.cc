@@ -7,8 +7,8 @@
 
 #include "backends/elapsed_ms.h"
 #include "backends/vulkan/dispatch_checks.h"
-#include "backends/vulkan/memory_barrier.h"
 #include "backends/vulkan/host_mutants.h"
+#include "backends/vulkan/memory_barrier.h"
 
 namespace vyre::vulkan {
 namespace {

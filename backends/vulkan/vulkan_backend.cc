@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "backends/elapsed_ms.h"
+#include "backends/mutants/mutant.h"
 #include "backends/vulkan/batch_run.h"
 #include "backends/vulkan/bounded_lowering.h"
 #include "backends/vulkan/compare_shader.h"
 #include "backends/vulkan/device_buffers.h"
 #include "backends/vulkan/dispatch_checks.h"
 #include "backends/vulkan/dispatch_run.h"
-#include "backends/mutants/mutant.h"
 #include "backends/vulkan/pipeline_cache.h"
 #include "backends/vulkan/vulkan_device.h"
 #include "spec/validate/validator.h"
