@@ -162,10 +162,11 @@ TEST(FaultInjectingBackend, ACrashOrAHangInAChildFailsOneCallAndTheCountGoesOn) 
     messages.push_back(out.message);
   }
   // A count kept per child would crash the second child at its own call 2.
-  EXPECT_EQ(statuses, (std::vector<Status>{Status::Ok, Status::Error, Status::Ok, Status::Timeout,
+  EXPECT_EQ(statuses, (std::vector<Status>{Status::Ok, Status::Crashed, Status::Ok, Status::Timeout,
                                            Status::Ok}));
   EXPECT_NE(messages[1].find("backend process crashed"), std::string::npos) << messages[1];
-  EXPECT_NE(messages[3].find("did not answer within 2000 ms"), std::string::npos) << messages[3];
+  // A dispatch may take two call timeouts (isolate.h) before the child is killed.
+  EXPECT_NE(messages[3].find("did not answer within 4000 ms"), std::string::npos) << messages[3];
 }
 
 }  // namespace

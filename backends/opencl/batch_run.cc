@@ -2,11 +2,13 @@
 #include "backends/opencl/batch_run.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 
 #include "backends/opencl/dispatch_checks.h"
 #include "backends/opencl/event_wait.h"
+#include "backends/opencl/runtime_mutants.h"
 
 namespace vyre::opencl {
 
@@ -217,10 +219,14 @@ class Batch {
   /// The arguments no run changes: element counts and resident buffers.
   bool set_fixed_arguments() {
     const cl_kernel kernel = r_.kernel.kernel;
+    std::vector<uint32_t> counts;
+    for (const BatchBinding& b : bindings_) {
+      counts.push_back(static_cast<uint32_t>(host_element_count(b.decl->element, b.bytes->size())));
+    }
     for (size_t i = 0; i < bindings_.size(); ++i) {
       const BatchBinding& b = bindings_[i];
-      const cl_uint count =
-          static_cast<cl_uint>(host_element_count(b.decl->element, b.bytes->size()));
+      // The runtime's seeded bugs apply to batches as to single dispatches.
+      const cl_uint count = count_argument(counts.data(), i);
       cl_int error = api_.clSetKernelArg(kernel, r_.iface.count_arg(i), sizeof count, &count);
       if (error == CL_SUCCESS && !b.output) {
         error = api_.clSetKernelArg(kernel, r_.iface.pointer_arg(i), sizeof(cl_mem), &b.resident);
@@ -263,6 +269,9 @@ class Batch {
       local[axis] = r_.iface.workgroup_size[axis];
       global[axis] = size_t{r_.grid.workgroups[axis]} * local[axis];
     }
+    const std::array<size_t, 3> seeded =
+        global_size({global[0], global[1], global[2]}, {local[0], local[1], local[2]});
+    std::copy(seeded.begin(), seeded.end(), global);
     if (cl_int error =
             api_.clEnqueueNDRangeKernel(q, kernel, 3, nullptr, global, local, 0, nullptr, nullptr);
         error != CL_SUCCESS) {

@@ -41,7 +41,7 @@ run_cli(2 out err run pass.vyre --backend nonesuch)
 run_cli(2 out err run)
 # The usage lists every built-in backend of the registry, not vulkan alone.
 run_cli(0 out err run --help)
-expect_contains("${out}" "another built-in backend (vulkan, opencl)" "run --help")
+expect_contains("${out}" "another built-in backend (vulkan, opencl, cuda)" "run --help")
 
 # Outputs that depend on the order of atomics: flagged on the reference, and
 # on another backend the reference's verdict on the case is shown.

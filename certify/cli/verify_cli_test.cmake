@@ -17,7 +17,9 @@ endif()
 # half sits beside them; older samples (from a smaller catalogue, or written
 # before the cases recorded their device) are refused for exactly that, never
 # for their digest, schema or verdict.
-set(current_samples lavapipe pocl)
+# lavapipe: regenerated before the L5 generator grew (helper 6), so from an
+# older catalogue until it is run again on a quiet machine.
+set(current_samples pocl)
 foreach(sample ${samples})
   get_filename_component(dir ${sample} DIRECTORY)
   get_filename_component(name ${dir} NAME)

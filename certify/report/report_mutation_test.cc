@@ -87,9 +87,12 @@ TEST(MutationScore, MarkdownShowsTheScoreLine) {
 TEST(MutationScore, AnotherBackendsReportCarriesNoScore) {
   // The record measured the Vulkan backend's seeded bugs: an OpenCL report
   // carried that score as if it were its own.
-  for (const std::string backend : {"opencl", "reference", "./libmybackend.so"}) {
+  const std::pair<std::string, std::string> backends[] = {
+      {"opencl", "OpenCL 3.0"}, {"reference", "vyre 0.4.0"}, {"./libmybackend.so", "mine"}};
+  for (const auto& [backend, api] : backends) {
     Report r;
     r.backend = backend;
+    r.device.api = api;  // verify checks that a built-in backend's device speaks its API
     judge(r);
     const nlohmann::json j = with_certificate(report_to_json(r));
     EXPECT_FALSE(j.contains("mutation_score")) << backend;
