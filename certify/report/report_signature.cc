@@ -115,6 +115,26 @@ std::string hex_of(const unsigned char* data, size_t n) {
 
 }  // namespace
 
+Result<Ed25519Key> Ed25519Key::from_pem(const std::string& text, const std::string& path,
+                                        bool is_private) {
+  std::unique_ptr<BIO, decltype(&BIO_free)> bio(
+      BIO_new_mem_buf(text.data(), static_cast<int>(text.size())), BIO_free);
+  EVP_PKEY* raw = is_private ? PEM_read_bio_PrivateKey(bio.get(), nullptr, no_passphrase, nullptr)
+                             : PEM_read_bio_PUBKEY(bio.get(), nullptr, no_passphrase, nullptr);
+  if (raw == nullptr) {
+    return Error{path + ": not a readable " + (is_private ? "private" : "public") +
+                 " key: " + openssl_error()};
+  }
+  Ed25519Key key;
+  key.key_ = owned(raw);
+  if (auto ok = check_ed25519(raw, path); !ok) return ok.error();
+  auto fingerprint = fingerprint_of(raw);
+  if (!fingerprint) return Error{path + ": " + fingerprint.error().message};
+  key.fingerprint_ = *fingerprint;
+  key.is_private_ = is_private;
+  return key;
+}
+
 Result<Ed25519Key> Ed25519Key::load_private(const std::string& path) {
   auto pem = read_pem(path);
   if (!pem) return pem.error();
@@ -132,18 +152,7 @@ Result<Ed25519Key> Ed25519Key::load_private(const std::string& path) {
                  "`, not an Ed25519 private key (`-----BEGIN PRIVATE KEY-----`); make one with "
                  "`openssl genpkey -algorithm ed25519`"};
   }
-  std::unique_ptr<BIO, decltype(&BIO_free)> bio(
-      BIO_new_mem_buf(pem->text.data(), static_cast<int>(pem->text.size())), BIO_free);
-  EVP_PKEY* raw = PEM_read_bio_PrivateKey(bio.get(), nullptr, no_passphrase, nullptr);
-  if (raw == nullptr) return Error{path + ": not a readable private key: " + openssl_error()};
-  Ed25519Key key;
-  key.key_ = owned(raw);
-  if (auto ok = check_ed25519(raw, path); !ok) return ok.error();
-  auto fingerprint = fingerprint_of(raw);
-  if (!fingerprint) return Error{path + ": " + fingerprint.error().message};
-  key.fingerprint_ = *fingerprint;
-  key.is_private_ = true;
-  return key;
+  return from_pem(pem->text, path, true);
 }
 
 Result<Ed25519Key> Ed25519Key::load_public(const std::string& path) {
@@ -163,17 +172,7 @@ Result<Ed25519Key> Ed25519Key::load_public(const std::string& path) {
     return Error{path + ": holds a `" + pem->label +
                  "`, not an Ed25519 public key (`-----BEGIN PUBLIC KEY-----`)"};
   }
-  std::unique_ptr<BIO, decltype(&BIO_free)> bio(
-      BIO_new_mem_buf(pem->text.data(), static_cast<int>(pem->text.size())), BIO_free);
-  EVP_PKEY* raw = PEM_read_bio_PUBKEY(bio.get(), nullptr, no_passphrase, nullptr);
-  if (raw == nullptr) return Error{path + ": not a readable public key: " + openssl_error()};
-  Ed25519Key key;
-  key.key_ = owned(raw);
-  if (auto ok = check_ed25519(raw, path); !ok) return ok.error();
-  auto fingerprint = fingerprint_of(raw);
-  if (!fingerprint) return Error{path + ": " + fingerprint.error().message};
-  key.fingerprint_ = *fingerprint;
-  return key;
+  return from_pem(pem->text, path, false);
 }
 
 std::string signed_message(const nlohmann::json& sealed) {

@@ -36,6 +36,10 @@ class Ed25519Key {
   const std::string& fingerprint() const { return fingerprint_; }
 
  private:
+  /// The key in PEM `text` read from `path` (named in errors), checked to be
+  /// Ed25519, with its fingerprint.
+  static Result<Ed25519Key> from_pem(const std::string& text, const std::string& path,
+                                     bool is_private);
   friend Result<nlohmann::json> sign_report(nlohmann::json sealed, const Ed25519Key& key);
   friend Result<SignatureStatus> check_signature(const nlohmann::json& sealed,
                                                  const Ed25519Key* expected);
