@@ -12,19 +12,27 @@ if(VYRE_BUILD_TESTS)
   target_precompile_headers(vyre_test_pch PRIVATE <gtest/gtest.h> <rapidcheck.h> <rapidcheck/gtest.h>)
 endif()
 
-# vyre_test(NAME SOURCES... LIBS ...): one GoogleTest executable, its cases
-# registered with CTest. RapidCheck properties run through rapidcheck_gtest.
+# vyre_test(NAME [ONE_PROCESS] SOURCES... LIBS ...): one GoogleTest executable,
+# its cases registered with CTest. RapidCheck properties run through
+# rapidcheck_gtest. ONE_PROCESS registers the executable as one CTest, for
+# cases that share an expensive fixture (the whole catalogue, built once per
+# process): one case per process would build it once per case.
 function(vyre_test name)
   if(NOT VYRE_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "ONE_PROCESS" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} vyre_warnings GTest::gtest GTest::gtest_main
                                         rapidcheck rapidcheck_gtest)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
   target_precompile_headers(${name} REUSE_FROM vyre_test_pch)
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${ARG_LABELS}")
+  if(ARG_ONE_PROCESS)
+    add_test(NAME ${name} COMMAND ${name})
+    set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}")
+  else()
+    gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${ARG_LABELS}")
+  endif()
 endfunction()
 
 # vyre_library(NAME SOURCES... DEPS ...): one layer library.

@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "spec/support/sanitized_share.h"
 #include "spec/text/text_format.h"
 
 namespace vyre {
@@ -187,7 +188,7 @@ TEST(ProgramGen, AGoodShareIsDeepOrWideWithinTheTextLimits) {
   rc::Gen<Program> programs = arbitrary_program();
   rc::Random random;
   int deep = 0, past_v018 = 0, deep_expr = 0, past_v030 = 0, wide = 0;
-  const int runs = 1000;
+  const int runs = sanitized_share(1000, 200);
   for (int i = 0; i < runs; ++i) {
     Shape shape;
     shape.body(programs(random.split(), i % 101).value().entry, 0);
@@ -205,7 +206,8 @@ TEST(ProgramGen, AGoodShareIsDeepOrWideWithinTheTextLimits) {
   // 236; 22 past V030's 128: about 36). A wide one has 0..128 statements
   // (113 of 129 at least 16: about 216). Ordinary programs nest at most 4
   // and their expressions 6 deep. The bounds leave a wide margin, and the
-  // seed is fixed, so they never flake.
+  // seed is fixed, so they never flake. The sanitized build sweeps the sizes
+  // twice (200 programs) and keeps the same proportions.
   EXPECT_GE(deep, runs / 6);
   EXPECT_GE(deep_expr, runs / 6);
   EXPECT_GE(wide, runs / 6);
