@@ -2,16 +2,16 @@
 #include "backends/reference_backend.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "reference/interpreter.h"
+#include "spec/ir/uniform_limit.h"
+#include "spec/support/parallel_for.h"
 #include "spec/validate/validator.h"
 
 namespace vyre {
@@ -87,7 +87,7 @@ class ReferenceBackend final : public Backend {
     caps.max_workgroup_count = {kNoLimit, kNoLimit, kNoLimit};
     caps.max_dispatch_invocations = dispatch_invocation_limit();
     caps.max_storage_buffer_bytes = limits.max_memory_bytes;
-    caps.max_uniform_buffer_bytes = 65536;
+    caps.max_uniform_buffer_bytes = kMaxUniformBytes;
     caps.max_workgroup_memory_bytes = limits.max_memory_bytes;
     return caps;
   }
@@ -178,9 +178,7 @@ class ReferenceBackend final : public Backend {
     return outcome;
   }
 
-  uint32_t threads() const {
-    return host_threads_ != 0 ? host_threads_ : std::max(1u, std::thread::hardware_concurrency());
-  }
+  uint32_t threads() const { return host_threads_ != 0 ? host_threads_ : ::vyre::host_threads(); }
 
   /// Runs 1..runs-1 on min(max_threads, runs - 1) threads; keeps the lowest-indexed
   /// differing runs and the lowest-indexed failure, as a serial loop would.
@@ -189,32 +187,26 @@ class ReferenceBackend final : public Backend {
                             uint32_t reported, BatchOutcome& outcome) {
     if (runs <= 1) return;
     const auto by_run = [](const DifferingRun& a, const DifferingRun& b) { return a.run < b.run; };
-    std::atomic<uint32_t> next{1};
     std::mutex mutex;
     std::vector<DifferingRun> differing;  // The lowest-indexed, at most `reported`.
     uint32_t differing_runs = 0;
     std::optional<std::pair<uint32_t, DispatchOutcome>> failure;
-    const auto worker = [&] {
-      for (uint32_t run = next.fetch_add(1); run < runs; run = next.fetch_add(1)) {
-        DispatchOutcome one = interpret(compiled, inputs, grid, /*checks=*/false);
-        const bool same = one.status == Status::Ok && one.outputs == outcome.first_outputs;
-        std::lock_guard lock(mutex);
-        ++outcome.dispatches;
-        if (one.status != Status::Ok) {
-          if (!failure || run < failure->first) failure.emplace(run, std::move(one));
-        } else if (!same) {
-          ++differing_runs;
-          differing.push_back({run, std::move(one.outputs)});
-          std::sort(differing.begin(), differing.end(), by_run);
-          if (differing.size() > reported) differing.pop_back();
-        }
+    parallel_for(runs - 1, max_threads, [&](size_t i) {
+      const uint32_t run = static_cast<uint32_t>(i + 1);
+      DispatchOutcome one = interpret(compiled, inputs, grid, /*checks=*/false);
+      const bool same = one.status == Status::Ok && one.outputs == outcome.first_outputs;
+      std::lock_guard lock(mutex);
+      ++outcome.dispatches;
+      if (one.status != Status::Ok) {
+        if (!failure || run < failure->first) failure.emplace(run, std::move(one));
+      } else if (!same) {
+        ++differing_runs;
+        differing.push_back({run, std::move(one.outputs)});
+        std::sort(differing.begin(), differing.end(), by_run);
+        if (differing.size() > reported) differing.pop_back();
       }
-    };
-    const uint32_t threads = std::min<uint32_t>(max_threads, runs - 1);
-    std::vector<std::thread> pool;
-    for (uint32_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool) t.join();
+      return true;
+    });
     if (failure) {
       outcome.status = failure->second.status;
       outcome.message = std::move(failure->second.message);

@@ -8,6 +8,7 @@
 
 #include "backends/opencl/dispatch_checks.h"
 #include "backends/opencl/event_wait.h"
+#include "backends/opencl/mapped_regions.h"
 #include "backends/opencl/runtime_mutants.h"
 
 namespace vyre::opencl {
@@ -51,22 +52,6 @@ struct BatchBinding {
   bool output = false;
   cl_mem resident = nullptr;
   std::vector<cl_mem> slots;
-};
-
-/// One region of a device buffer mapped into host memory.
-struct MappedRegion {
-  cl_mem buffer = nullptr;
-  size_t bytes = 0;
-  uint8_t* host = nullptr;
-};
-
-/// Releases an event at scope exit.
-struct HeldEvent {
-  const OpenClApi& api;
-  cl_event event = nullptr;
-  ~HeldEvent() {
-    if (event != nullptr) api.clReleaseEvent(event);
-  }
 };
 
 class Batch {
@@ -158,17 +143,9 @@ class Batch {
   bool map(std::vector<MappedRegion>& regions, cl_map_flags flags, const std::string& what,
            Clock::time_point deadline, uint32_t run) {
     HeldEvent last{api_};
-    for (MappedRegion& region : regions) {
-      if (last.event != nullptr) api_.clReleaseEvent(last.event);
-      last.event = nullptr;
-      cl_int error = CL_SUCCESS;
-      region.host = static_cast<uint8_t*>(api_.clEnqueueMapBuffer(queue_.queue(), region.buffer,
-                                                                  CL_FALSE, flags, 0, region.bytes,
-                                                                  0, nullptr, &last.event, &error));
-      if (region.host == nullptr) {
-        unmap(regions);
-        return fail_call(error, "clEnqueueMapBuffer (" + what + ")", run);
-      }
+    if (cl_int error = enqueue_maps(api_, queue_.queue(), regions, flags, last);
+        error != CL_SUCCESS) {
+      return fail_call(error, "clEnqueueMapBuffer (" + what + ")", run);
     }
     if (last.event == nullptr) return true;
     api_.clFlush(queue_.queue());
@@ -191,13 +168,7 @@ class Batch {
     return false;
   }
 
-  void unmap(std::vector<MappedRegion>& regions) {
-    for (MappedRegion& region : regions) {
-      if (region.host == nullptr) continue;
-      api_.clEnqueueUnmapMemObject(queue_.queue(), region.buffer, region.host, 0, nullptr, nullptr);
-      region.host = nullptr;
-    }
-  }
+  void unmap(std::vector<MappedRegion>& regions) { unmap_regions(api_, queue_.queue(), regions); }
 
   /// Every resident buffer gets the host bytes, then zeros to its size.
   bool upload() {

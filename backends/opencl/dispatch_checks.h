@@ -26,10 +26,6 @@ struct DeviceLimits {
   uint32_t address_bits = 64;
 };
 
-/// The inputs and grid as the host ABI (S1) demands: every bound buffer given,
-/// no unknown name, declared sizes matched, a grid of at least 1 per axis.
-Result<Ok> check_inputs(const KernelInterface& iface, const BufferSet& inputs, const Grid& grid);
-
 /// The first device limit this dispatch exceeds, as a message naming the
 /// limit, its value and what the program needs; nullopt when it fits. Besides
 /// the device's own limits, a grid whose invocation ids pass 2^32 - 1 on an

@@ -11,6 +11,7 @@
 #include "backends/opencl/buffer_pool.h"
 #include "backends/opencl/dispatch_checks.h"
 #include "backends/opencl/event_wait.h"
+#include "backends/opencl/mapped_regions.h"
 #include "backends/opencl/runtime_mutants.h"
 #include "spec/support/huge_pages.h"
 
@@ -18,15 +19,6 @@ namespace vyre::opencl {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-/// Releases an event at scope exit.
-struct EventHolder {
-  const OpenClApi& api;
-  cl_event event = nullptr;
-  ~EventHolder() {
-    if (event != nullptr) api.clReleaseEvent(event);
-  }
-};
 
 DispatchOutcome failed(Status status, std::string message) {
   return {status, std::move(message), {}, {}};
@@ -40,13 +32,6 @@ ByteBuffer output_copy(const uint8_t* from, size_t bytes) {
   out.assign(from, from + bytes);  // Within the reserved capacity: no reallocation.
   return out;
 }
-
-/// One region of a device buffer mapped into host memory.
-struct Mapping {
-  cl_mem buffer = nullptr;
-  size_t bytes = 0;
-  uint8_t* host = nullptr;
-};
 
 /// One dispatch's work on the queue. Host bytes move only through mapped
 /// regions, so no command still queued after a timeout can touch memory the
@@ -110,35 +95,22 @@ class Run {
   }
 
   /// Maps every region (non-blocking) and waits for the last map.
-  bool map(std::vector<Mapping>& regions, cl_map_flags flags, const std::string& what) {
-    EventHolder last{api_};
-    for (Mapping& region : regions) {
-      if (last.event != nullptr) api_.clReleaseEvent(last.event);
-      last.event = nullptr;
-      cl_int error = CL_SUCCESS;
-      region.host = static_cast<uint8_t*>(api_.clEnqueueMapBuffer(queue_.queue(), region.buffer,
-                                                                  CL_FALSE, flags, 0, region.bytes,
-                                                                  0, nullptr, &last.event, &error));
-      if (region.host == nullptr) {
-        unmap(regions);  // The ones mapped so far, so that the pool gets them back unmapped.
-        return fail(error, "clEnqueueMapBuffer (" + what + ")");
-      }
+  bool map(std::vector<MappedRegion>& regions, cl_map_flags flags, const std::string& what) {
+    HeldEvent last{api_};
+    if (cl_int error = enqueue_maps(api_, queue_.queue(), regions, flags, last);
+        error != CL_SUCCESS) {
+      return fail(error, "clEnqueueMapBuffer (" + what + ")");
     }
     return last.event == nullptr || wait(last.event, what);
   }
 
   /// Unmaps every mapped region (those with a host pointer).
-  void unmap(const std::vector<Mapping>& regions) {
-    for (const Mapping& region : regions) {
-      if (region.host == nullptr) continue;
-      api_.clEnqueueUnmapMemObject(queue_.queue(), region.buffer, region.host, 0, nullptr, nullptr);
-    }
-  }
+  void unmap(std::vector<MappedRegion>& regions) { unmap_regions(api_, queue_.queue(), regions); }
 
   /// Every bound buffer gets the host bytes, then zeros to its device size;
   /// the control buffer zeros.
   bool upload() {
-    std::vector<Mapping> regions;
+    std::vector<MappedRegion> regions;
     std::vector<const ByteBuffer*> sources;
     static const ByteBuffer kNoBytes;
     auto take = [&](const ByteBuffer& bytes) {
@@ -197,7 +169,7 @@ class Run {
       global[axis] = size_t{r_.grid.workgroups[axis]} * local[axis];
     }
     global = global_size(global, local);
-    EventHolder run{api_};
+    HeldEvent run{api_};
     const cl_int error = api_.clEnqueueNDRangeKernel(
         queue_.queue(), kernel, 3, nullptr, global.data(), local.data(), 0, nullptr, &run.event);
     if (error != CL_SUCCESS) return fail(error, "clEnqueueNDRangeKernel");
@@ -206,7 +178,7 @@ class Run {
 
   /// The control word, then every read_write buffer's host bytes.
   bool read_back(BufferSet& outputs, uint32_t& control_word) {
-    std::vector<Mapping> regions;
+    std::vector<MappedRegion> regions;
     if (control_ != nullptr) regions.push_back({control_, sizeof control_word, nullptr});
     for (size_t i = 0; i < bound_.size(); ++i) {
       const KernelBuffer& b = r_.iface.buffers[i];
@@ -224,7 +196,7 @@ class Run {
     for (size_t i = 0; i < bound_.size(); ++i) {
       const KernelBuffer& b = r_.iface.buffers[i];
       if (b.access != BufferAccess::ReadWrite || r_.inputs.at(b.name).empty()) continue;
-      const Mapping& region = regions[next++];
+      const MappedRegion& region = regions[next++];
       outputs[b.name] = output_copy(region.host, region.bytes);
     }
     unmap(regions);

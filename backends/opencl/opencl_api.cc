@@ -6,6 +6,8 @@
 #include <array>
 #include <utility>
 
+#include "backends/system_library.h"
+
 namespace vyre::opencl {
 namespace {
 
@@ -46,18 +48,13 @@ std::string cl_error_name(cl_int code) {
 }
 
 Result<OpenClApi> OpenClApi::open() {
-  void* library = nullptr;
-  std::string tried;
-  for (const char* name : kLoaderNames) {
-    library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (library != nullptr) break;
-    tried += std::string(tried.empty() ? "" : "; ") + dlerror();
-  }
-  if (library == nullptr) {
-    return Error{"no OpenCL ICD loader: cannot open libOpenCL.so.1 (" + tried +
+  const Result<void*> opened = open_first_library(kLoaderNames);
+  if (!opened) {
+    return Error{"no OpenCL ICD loader: cannot open libOpenCL.so.1 (" + opened.error().message +
                  "). Install an ICD loader (Debian/Ubuntu: ocl-icd-libopencl1) and a driver "
                  "(PoCL: pocl-opencl-icd; NVIDIA: its driver's OpenCL ICD)."};
   }
+  void* library = *opened;
   OpenClApi api;
   std::string missing;
 #define CL(name)                                                         \

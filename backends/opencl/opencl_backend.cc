@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "backends/clike/host_inputs.h"
 #include "backends/disk_cache.h"
 #include "backends/opencl/batch_run.h"
 #include "backends/opencl/buffer_pool.h"
@@ -187,7 +188,8 @@ Result<OpenClBackend::Ready> OpenClBackend::ready(const CompiledProgram& compile
   if (r.program == nullptr)
     return Error{"the program was compiled by another backend than `opencl`"};
   const KernelInterface& iface = r.program->lowered().iface;
-  if (Result<Ok> valid = check_inputs(iface, inputs, grid); !valid.ok()) return valid.error();
+  if (Result<Ok> valid = clike::check_host_inputs(iface, inputs, grid); !valid.ok())
+    return valid.error();
   Result<QueueHandles> queue = state_->get_queue();
   if (!queue.ok()) return queue.error();
   r.queue = *queue;

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "spec/ir/uniform_limit.h"
+
 namespace vyre::opencl {
 namespace {
 
@@ -69,7 +71,7 @@ ClDevice probe_device(const OpenClApi& api, cl_platform_id platform, cl_device_i
     c.max_workgroup_count[axis] = 0xFFFFFFFFu;
   }
   c.max_storage_buffer_bytes = l.max_mem_alloc_size;
-  c.max_uniform_buffer_bytes = std::min<uint64_t>(l.max_constant_buffer_size, 65536);
+  c.max_uniform_buffer_bytes = std::min<uint64_t>(l.max_constant_buffer_size, kMaxUniformBytes);
   c.max_workgroup_memory_bytes = l.local_mem_size;
   // The work-group size multiple is a kernel property; 64 unless the device
   // is known to prefer another (NVIDIA warps are 32 wide, 64 suits them too).

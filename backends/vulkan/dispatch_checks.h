@@ -30,10 +30,6 @@ struct DeviceLimits {
   uint64_t min_storage_buffer_offset_alignment = 256;
 };
 
-/// The inputs and grid as the host ABI (S1) demands: every bound buffer given,
-/// no unknown name, declared sizes matched, a grid of at least 1 per axis.
-Result<Ok> check_inputs(const ShaderInterface& iface, const BufferSet& inputs, const Grid& grid);
-
 /// The first device limit the program itself exceeds, whatever its inputs and
 /// grid (workgroup size and memory, push constants, descriptors per stage), as
 /// exceeded_limit words it; nullopt when it fits. compile() checks it before

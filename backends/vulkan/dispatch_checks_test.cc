@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/clike/host_inputs.h"
 #include "spec/ir/builder.h"
 
 namespace vyre::vulkan {
@@ -63,13 +64,14 @@ TEST(ShaderInterface, WorkgroupInvocationsSaturate) {
 
 TEST(CheckInputs, AcceptsMatchingInputs) {
   EXPECT_TRUE(
-      check_inputs(iface_of(kTwoBuffers), {{"in", {}}, {"out", ByteBuffer(16)}}, Grid{}).ok());
+      clike::check_host_inputs(iface_of(kTwoBuffers), {{"in", {}}, {"out", ByteBuffer(16)}}, Grid{})
+          .ok());
 }
 
 TEST(CheckInputs, RejectsMissingUnknownMissizedAndZeroGrid) {
   const ShaderInterface iface = iface_of(kTwoBuffers);
   const auto message = [&](const BufferSet& inputs, Grid grid = {}) {
-    Result<Ok> r = check_inputs(iface, inputs, grid);
+    Result<Ok> r = clike::check_host_inputs(iface, inputs, grid);
     return r.ok() ? std::string("accepted") : r.error().message;
   };
   EXPECT_NE(message({{"out", ByteBuffer(16)}}).find("no input bytes for buffer `in`"),
@@ -85,7 +87,7 @@ TEST(CheckInputs, RejectsMissingUnknownMissizedAndZeroGrid) {
 
 TEST(CheckInputs, RejectsUniformPast64KiB) {
   const Program p{{storage("u", 0, BufferAccess::Uniform)}, {1, 1, 1}, {}};
-  Result<Ok> r = check_inputs(iface_of(p), {{"u", ByteBuffer(65540)}}, Grid{});
+  Result<Ok> r = clike::check_host_inputs(iface_of(p), {{"u", ByteBuffer(65540)}}, Grid{});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("at most 65536"), std::string::npos);
 }

@@ -5,12 +5,13 @@
 
 #include "backends/mutants/mutant.h"
 #include "backends/vulkan/glsl_dialect.h"
+#include "spec/ir/uniform_limit.h"
 
 namespace vyre::vulkan {
 namespace {
 
 /// Uniform blocks hold at most 64 KiB (S1): 4096 uvec4 rows.
-constexpr uint32_t kMaxUniformRows = 65536 / 16;
+constexpr uint32_t kMaxUniformRows = kMaxUniformBytes / 16;
 
 /// std140 pads array elements to 16 bytes, so a uniform buffer is declared as
 /// uvec4 rows and elements are reassembled from their packed words.

@@ -6,6 +6,8 @@
 #include <array>
 #include <utility>
 
+#include "backends/system_library.h"
+
 namespace vyre::vulkan {
 namespace {
 
@@ -40,20 +42,14 @@ std::string vk_result_name(VkResult result) {
 }
 
 Result<VulkanApi> VulkanApi::open() {
-  void* library = nullptr;
-  std::string tried;
-  for (const char* name : kLoaderNames) {
-    library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (library != nullptr) break;
-    tried += std::string(tried.empty() ? "" : "; ") + dlerror();
-  }
-  if (library == nullptr) {
-    return Error{"no Vulkan loader: cannot open libvulkan.so.1 (" + tried +
+  const Result<void*> opened = open_first_library(kLoaderNames);
+  if (!opened) {
+    return Error{"no Vulkan loader: cannot open libvulkan.so.1 (" + opened.error().message +
                  "). Install the Vulkan loader (Debian/Ubuntu: libvulkan1) and a driver."};
   }
   VulkanApi api;
   api.vkGetInstanceProcAddr =
-      reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(library, "vkGetInstanceProcAddr"));
+      reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(*opened, "vkGetInstanceProcAddr"));
   if (api.vkGetInstanceProcAddr == nullptr) {
     return Error{"the Vulkan loader has no vkGetInstanceProcAddr; it is not a Vulkan loader"};
   }

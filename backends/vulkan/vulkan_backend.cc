@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "backends/clike/host_inputs.h"
 #include "backends/elapsed_ms.h"
 #include "backends/mutants/mutant.h"
 #include "backends/vulkan/batch_run.h"
@@ -226,7 +227,7 @@ DispatchOutcome VulkanBackend::dispatch(const CompiledProgram& compiled, const B
     return {Status::Error, "the program was compiled by another backend than `vulkan`", {}, {}};
   }
   const ShaderInterface& iface = program->lowered().iface;
-  if (Result<Ok> valid = check_inputs(iface, inputs, grid); !valid.ok()) {
+  if (Result<Ok> valid = clike::check_host_inputs(iface, inputs, grid); !valid.ok()) {
     return {Status::Error, valid.error().message, {}, {}};
   }
   Result<DeviceHandles> device = state_->get_device();
@@ -282,7 +283,7 @@ BatchOutcome VulkanBackend::dispatch_runs(const CompiledProgram& compiled, const
     return refuse(Status::Error, "the program was compiled by another backend than `vulkan`");
   }
   const ShaderInterface& iface = program->lowered().iface;
-  if (Result<Ok> valid = check_inputs(iface, inputs, grid); !valid.ok()) {
+  if (Result<Ok> valid = clike::check_host_inputs(iface, inputs, grid); !valid.ok()) {
     return refuse(Status::Error, valid.error().message);
   }
   Result<DeviceHandles> device = state_->get_device();

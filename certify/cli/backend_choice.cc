@@ -155,4 +155,16 @@ Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
   return plugin;
 }
 
+Result<UsableBackend> open_usable_backend(const BackendChoice& choice) {
+  auto opened = open_backend(choice);
+  if (!opened) return opened.error();
+  // The probe may start the device (vulkan creates its instance there); the
+  // caller keeps this answer for the whole run.
+  Capabilities device = (*opened)->probe();
+  if (!device.unavailable.empty()) {
+    return Error{"backend `" + choice.backend + "` is not usable: " + device.unavailable};
+  }
+  return UsableBackend{std::move(opened).value(), std::move(device)};
+}
+
 }  // namespace vyre::cli

@@ -69,4 +69,15 @@ bool names_plugin(const std::string& backend);
 /// say it is unavailable.
 Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice);
 
+/// A backend opened and probed, and the probe's answer: a run's one probe.
+struct UsableBackend {
+  std::unique_ptr<Backend> backend;
+  Capabilities device;
+};
+
+/// Opens the backend (open_backend) and probes it once; an Error, which every
+/// command reports with exit 2, says why it cannot be loaded or started, or
+/// "backend `NAME` is not usable: WHY" when its probe finds no usable device.
+Result<UsableBackend> open_usable_backend(const BackendChoice& choice);
+
 }  // namespace vyre::cli

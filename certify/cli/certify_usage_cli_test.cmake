@@ -100,3 +100,19 @@ expect_equal("${kept}" "the user's own file\n" ".write-test left alone")
 if(NOT EXISTS ${reused}/repro/notes.vyre OR EXISTS ${reused}/repro/L1_old.vyre)
   message(FATAL_ERROR "a reused --out must drop old repros and keep other files")
 endif()
+
+# The usage text comes from the options table: each option with its value,
+# its default and its gate key (certify/gate/certify_option_table.h).
+run_cli(0 out err certify --help)
+expect_contains("${out}" "[--inject-faults SPEC]" "certify --help synopsis")
+expect_contains("${out}" "  --runs N: runs of each case on the backend. (default 100; gate key runs)"
+                "certify --help")
+expect_contains("${out}" "  --sign-key KEY.pem: signs report.json" "certify --help")
+expect_contains("${out}" "  --dry-run: checks the options" "certify --help")
+expect_contains("${out}" "reference, vulkan" "certify --help's backends")
+# A bad value of a numbered option names its range, from the same table.
+run_cli(2 out err --backend reference --level L1 --case-budget-s 90000 --out ${reports})
+expect_contains("${err}" "--case-budget-s takes a number of seconds from 0 to 86400"
+                "--case-budget-s 90000")
+run_cli(2 out err --backend reference --level L1 --seed -3 --out ${reports})
+expect_contains("${err}" "--seed takes an unsigned 64-bit number" "--seed -3")

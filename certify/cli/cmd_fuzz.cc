@@ -97,17 +97,12 @@ int cmd_fuzz(std::span<const std::string> args) {
   Args a;
   if (auto error = parse_args(args, a)) return usage_error(*error);
   if (auto error = check_writable(a.hunt.out_dir)) return usage_error(*error);
-  auto backend = open_backend(a.backend);
-  if (!backend) {
-    std::fprintf(stderr, "vyre-certify fuzz: %s\n", backend.error().message.c_str());
+  auto opened = open_usable_backend(a.backend);
+  if (!opened) {
+    std::fprintf(stderr, "vyre-certify fuzz: %s\n", opened.error().message.c_str());
     return kExitUsage;
   }
-  const Capabilities caps = (*backend)->probe();
-  if (!caps.unavailable.empty()) {
-    std::fprintf(stderr, "vyre-certify fuzz: backend `%s` is not usable: %s\n",
-                 a.hunt.backend_name.c_str(), caps.unavailable.c_str());
-    return kExitUsage;
-  }
+  const Capabilities& caps = opened->device;
   // Which device is hunted, before anything can go wrong on it.
   std::printf("fuzz: %s on %s (driver %s, %s)\n", a.hunt.backend_name.c_str(),
               caps.device_name.c_str(), caps.driver.c_str(), caps.api.c_str());
@@ -116,7 +111,7 @@ int cmd_fuzz(std::span<const std::string> args) {
                                         ? caps.preferred_workgroup_size
                                         : a.hunt.preferred_workgroup_size;
   a.hunt.reopen_backend = [choice = a.backend] { return open_backend(choice); };
-  const certify::HuntResult r = certify::hunt(**backend, a.hunt);
+  const certify::HuntResult r = certify::hunt(*opened->backend, a.hunt);
   std::printf(
       "%s: %llu programs (%llu discarded by the reference), %llu cases, %.1f programs/s, "
       "%llu failures, %zu distinct\n",

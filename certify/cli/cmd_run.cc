@@ -259,20 +259,15 @@ int cmd_run(std::span<const std::string> args) {
   if (on_reference) {
     e = ref;
   } else {
-    auto backend = open_backend(flags.backend);
-    if (!backend) {
-      std::fprintf(stderr, "vyre-certify run: %s\n", backend.error().message.c_str());
+    auto opened = open_usable_backend(flags.backend);
+    if (!opened) {
+      std::fprintf(stderr, "vyre-certify run: %s\n", opened.error().message.c_str());
       return kExitUsage;
     }
-    const Capabilities caps = (*backend)->probe();
-    if (!caps.unavailable.empty()) {
-      std::fprintf(stderr, "vyre-certify run: backend `%s` is not usable: %s\n",
-                   flags.backend.backend.c_str(), caps.unavailable.c_str());
-      return kExitUsage;
-    }
+    const Capabilities& caps = opened->device;
     std::printf("device: %s (driver %s, %s)\n", caps.device_name.c_str(), caps.driver.c_str(),
                 caps.api.c_str());
-    e = execute_on(**backend, c);
+    e = execute_on(*opened->backend, c);
   }
   if (e.error) {
     std::printf("RUN FAILED: %s\n", e.error->message.c_str());

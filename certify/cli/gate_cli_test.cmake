@@ -59,10 +59,21 @@ run_cli(0 out err --gate ${EXAMPLE} --dry-run)
 expect_contains("${out}" "dry run: " "nightly-gate dry run")
 expect_contains("${out}" "on `vulkan`, level L4, 20 runs each" "nightly-gate dry run")
 expect_contains("${out}" "(policy date)" "nightly-gate dry run")
+# The dry run lists each option (certify/gate/certify_option_table.h) with
+# where its value came from.
+expect_contains("${out}" "  --backend vulkan (gate file)\n" "nightly-gate dry run's options")
+expect_contains("${out}" "  --runs 20 (gate file)\n" "nightly-gate dry run's options")
+expect_contains("${out}" "  --seed-policy date (gate file)\n" "nightly-gate dry run's options")
+expect_contains("${out}" "  --timeout-ms 10000 (gate file)\n" "nightly-gate dry run's options")
+expect_contains("${out}" "  --gate ${EXAMPLE} (command line)\n" "nightly-gate dry run's options")
+expect_contains("${out}" "  --dry-run (command line)\n" "nightly-gate dry run's options")
 # The command line overrides the file, the seed with its policy.
 run_cli(0 out err --gate ${EXAMPLE} --backend reference --level L2 --seed 9 --dry-run)
 expect_contains("${out}" "on `reference`, level L2, 20 runs each, seed 9 (policy fixed)"
                 "override")
+expect_contains("${out}" "  --backend reference (command line)\n" "override's options")
+expect_contains("${out}" "  --seed 9 (command line)\n" "override's options")
+expect_contains("${out}" "  --seed-policy fixed (default)\n" "override's options")
 
 # A small gate on the reference: `devices = "all"` is one ordinary run on a
 # one-device backend; the seed is today's UTC date.

@@ -105,21 +105,15 @@ int run_dataflow(std::span<const std::string> args) {
     }
     expected = std::move(twin).value();
   }
-  auto backend = open_backend(flags.backend);
-  if (!backend) {
-    std::fprintf(stderr, "vyre-certify run: %s\n", backend.error().message.c_str());
-    return kExitUsage;
-  }
-  const Capabilities caps = (*backend)->probe();
-  if (!caps.unavailable.empty()) {
-    std::fprintf(stderr, "vyre-certify run: backend `%s` is not usable: %s\n",
-                 flags.backend.backend.c_str(), caps.unavailable.c_str());
+  auto opened = open_usable_backend(flags.backend);
+  if (!opened) {
+    std::fprintf(stderr, "vyre-certify run: %s\n", opened.error().message.c_str());
     return kExitUsage;
   }
   std::printf("dataflow \"%s\" on %s: %u nodes, %zu sources, transfer %s, backend %s\n",
               rules->name.c_str(), flags.graph.c_str(), input->graph.node_count,
               input->sources.size(), transfer->name.c_str(), flags.backend.backend.c_str());
-  auto engine = dataflow::DataflowEngine::create(**backend, *transfer);
+  auto engine = dataflow::DataflowEngine::create(*opened->backend, *transfer);
   if (!engine) {
     std::printf("RUN FAILED: %s\n", engine.error().message.c_str());
     return kExitFail;

@@ -24,11 +24,7 @@ struct ShardBaselineArgs {
   std::string shard_times;
 };
 
-/// The options this file takes, each with a value.
-inline constexpr std::string_view kShardBaselineFlags[] = {"--baseline", "--shard",
-                                                           "--shard-times"};
-
-/// Takes `flag` if it is one of kShardBaselineFlags (returns true), setting
+/// Takes `flag` if it is --baseline, --shard or --shard-times (returns true), setting
 /// `error` when its value is bad; false for any other flag.
 bool take_shard_baseline_option(const std::string& flag, const std::string& value,
                                 ShardBaselineArgs& out, std::optional<std::string>& error);

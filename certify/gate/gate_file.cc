@@ -2,12 +2,14 @@
 
 #include <toml++/toml.h>
 
-#include <array>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "certify/gate/certify_option_table.h"
+#include "certify/gate/seed_policy.h"
+#include "certify/suite/level.h"
 #include "spec/support/toml_errors.h"
 
 namespace vyre::certify {
@@ -18,19 +20,19 @@ namespace {
 using Reporter = dataflow::TomlErrors;
 
 /// `node` as an integer in [low, high]; an error naming `key` otherwise.
-Result<uint32_t> bounded(const Reporter& r, const toml::node& node, std::string_view key,
-                         uint32_t low, uint32_t high) {
+Result<uint64_t> bounded(const Reporter& r, const toml::node& node, std::string_view key,
+                         uint64_t low, uint64_t high) {
   const std::string range = "[" + std::to_string(low) + ", " + std::to_string(high) + "]";
   const auto v = node.value_exact<int64_t>();
   if (!v)
     return r.at(node.source(), "'" + std::string(key) + "' must be an integer",
                 "write a whole number in " + range);
-  if (*v < low || *v > high) {
+  if (*v < 0 || static_cast<uint64_t>(*v) < low || static_cast<uint64_t>(*v) > high) {
     return r.at(node.source(),
                 "'" + std::string(key) + "' = " + std::to_string(*v) + " is outside " + range,
                 "use a value in " + range);
   }
-  return static_cast<uint32_t>(*v);
+  return static_cast<uint64_t>(*v);
 }
 
 /// `node` as a non-empty string; an error naming `key` otherwise.
@@ -45,13 +47,9 @@ Result<std::string> text(const Reporter& r, const toml::node& node, std::string_
   return *v;
 }
 
-Result<Ok> read_devices(const Reporter& r, const toml::node& node, GateFile& gate) {
-  if (node.is_string()) {
-    auto one = text(r, node, "devices");
-    if (!one) return one.error();
-    gate.devices = *one;
-    return Ok{};
-  }
+/// The `devices` key as the --device value: "all", one device or a comma list.
+Result<std::string> read_devices(const Reporter& r, const toml::node& node) {
+  if (node.is_string()) return text(r, node, "devices");
   const toml::array* list = node.as_array();
   const std::string fix = "write devices = \"all\" or a list of indices or names, [0, 1]";
   if (!list) return r.at(node.source(), "'devices' must be \"all\" or a list", fix);
@@ -76,10 +74,10 @@ Result<Ok> read_devices(const Reporter& r, const toml::node& node, GateFile& gat
     }
     joined += (joined.empty() ? "" : ",") + device;
   }
-  gate.devices = joined;
-  return Ok{};
+  return joined;
 }
 
+/// The `seed` table as --seed-policy and, for policy "fixed", --seed.
 Result<Ok> read_seed(const Reporter& r, const toml::node& node, GateFile& gate) {
   const std::string fix =
       "write seed = { policy = \"fixed\", value = N } or seed = { policy = \"date\" }";
@@ -99,7 +97,7 @@ Result<Ok> read_seed(const Reporter& r, const toml::node& node, GateFile& gate) 
     return r.at(policy_node->source(), "unknown seed policy \"" + *policy_name + "\"",
                 "use \"fixed\" or \"date\"");
   }
-  SeedPolicy policy{.kind = *kind};
+  gate.options.push_back({"--seed-policy", std::string(name_of(*kind))});
   const toml::node* value = table->get("value");
   if (*kind == SeedPolicyKind::Date) {
     if (value) {
@@ -115,9 +113,8 @@ Result<Ok> read_seed(const Reporter& r, const toml::node& node, GateFile& gate) 
       return r.at(value->source(), "'seed.value' must be a non-negative integer",
                   "write a whole number");
     }
-    policy.value = static_cast<uint64_t>(*v);
+    gate.options.push_back({"--seed", std::to_string(*v)});
   }
-  gate.seed = policy;
   return Ok{};
 }
 
@@ -162,87 +159,66 @@ Result<Ok> read_known_failures(const Reporter& r, const toml::node& node, GateFi
   return Ok{};
 }
 
-/// One key of the gate file and how it is read.
-struct Key {
-  std::string_view name;
-  Result<Ok> (*read)(const Reporter&, const toml::node&, GateFile&);
-};
-
-/// Reads a string key into a member of GateFile.
-template <std::optional<std::string> GateFile::*member>
-Result<Ok> read_text(const Reporter& r, const toml::node& node, GateFile& gate,
-                     std::string_view key) {
-  auto v = text(r, node, key);
-  if (!v) return v.error();
-  gate.*member = *v;
-  return Ok{};
-}
-
-/// Reads an integer key in [low, high] into a member of GateFile.
-template <std::optional<uint32_t> GateFile::*member, uint32_t low, uint32_t high>
-Result<Ok> read_number(const Reporter& r, const toml::node& node, GateFile& gate,
-                       std::string_view key) {
-  auto v = bounded(r, node, key, low, high);
-  if (!v) return v.error();
-  gate.*member = *v;
-  return Ok{};
-}
-
-Result<Ok> read_level(const Reporter& r, const toml::node& node, GateFile& gate) {
+/// The `level` key as the --level value, spelled exactly as a level is.
+Result<std::string> read_level(const Reporter& r, const toml::node& node) {
   auto name = text(r, node, "level");
   if (!name) return name.error();
   const std::optional<Level> level = level_named(*name);
   if (!level || name_of(*level) != *name) {
     return r.at(node.source(), "unknown level \"" + *name + "\"", "use one of L1, L2, L3, L4, L5");
   }
-  gate.level = *level;
-  return Ok{};
+  return name;
 }
 
-// The ranges are the command line's (cmd_certify.cc), so a gate file can set
-// exactly what the options can.
-constexpr std::array<Key, 12> kKeys = {{
-    {"backend", [](const Reporter& r, const toml::node& n,
-                   GateFile& g) { return read_text<&GateFile::backend>(r, n, g, "backend"); }},
-    {"devices", read_devices},
-    {"level", read_level},
-    {"runs", [](const Reporter& r, const toml::node& n,
-                GateFile& g) { return read_number<&GateFile::runs, 1, 100000>(r, n, g, "runs"); }},
-    {"seed", read_seed},
-    {"filter", [](const Reporter& r, const toml::node& n,
-                  GateFile& g) { return read_text<&GateFile::filter>(r, n, g, "filter"); }},
-    {"time_budget_s",
-     [](const Reporter& r, const toml::node& n, GateFile& g) {
-       return read_number<&GateFile::time_budget_s, 1, 604800>(r, n, g, "time_budget_s");
-     }},
-    {"case_budget_s",
-     [](const Reporter& r, const toml::node& n, GateFile& g) {
-       return read_number<&GateFile::case_budget_s, 0, 86400>(r, n, g, "case_budget_s");
-     }},
-    {"timeout_ms",
-     [](const Reporter& r, const toml::node& n, GateFile& g) {
-       return read_number<&GateFile::timeout_ms, 1, UINT32_MAX>(r, n, g, "timeout_ms");
-     }},
-    {"out", [](const Reporter& r, const toml::node& n,
-               GateFile& g) { return read_text<&GateFile::out>(r, n, g, "out"); }},
-    {"sign_key", [](const Reporter& r, const toml::node& n,
-                    GateFile& g) { return read_text<&GateFile::sign_key>(r, n, g, "sign_key"); }},
-    {"known_failure", read_known_failures},
-}};
+/// The value of `option`'s gate key `node`, checked against the option's
+/// kind and range, as the command line would give it.
+Result<std::string> read_option_value(const Reporter& r, const CertifyOption& option,
+                                      const toml::node& node) {
+  switch (option.kind) {
+    case OptionKind::Number: {
+      auto v = bounded(r, node, option.gate_key, option.low, option.high);
+      if (!v) return v.error();
+      return std::to_string(*v);
+    }
+    case OptionKind::Level:
+      return read_level(r, node);
+    case OptionKind::Devices:
+      return read_devices(r, node);
+    case OptionKind::Text:
+      return text(r, node, option.gate_key);
+    case OptionKind::Switch:
+    case OptionKind::SeedPolicy:
+    case OptionKind::Spec:
+      break;
+  }
+  return Error{"internal error: the gate key '" + std::string(option.gate_key) +
+               "' has a kind of value the gate file cannot read"};
+}
+
+constexpr std::string_view kKnownFailureKey = "known_failure";
 
 Result<GateFile> read_gate(const Reporter& r, const toml::table& root) {
-  GateFile gate;
   for (const auto& [key, value] : root) {
-    const Key* known = nullptr;
-    for (const Key& k : kKeys) {
-      if (k.name == key.str()) known = &k;
-    }
-    if (!known) {
+    if (key.str() != kKnownFailureKey && !find_gate_key(key.str())) {
       return r.at(key.source(), "unknown key '" + std::string(key.str()) + "'",
-                  "use only backend, devices, level, runs, seed, filter, time_budget_s, "
-                  "case_budget_s, timeout_ms, out, sign_key and [[known_failure]]");
+                  "use only " + gate_key_list() + " and [[known_failure]]");
     }
-    if (auto read = known->read(r, value, gate); !read) return read.error();
+  }
+  GateFile gate;
+  for (const CertifyOption& option : kCertifyOptions) {
+    if (option.gate_key.empty()) continue;
+    const toml::node* node = root.get(option.gate_key);
+    if (!node) continue;
+    if (option.kind == OptionKind::SeedPolicy) {
+      if (auto read = read_seed(r, *node, gate); !read) return read.error();
+      continue;
+    }
+    auto value = read_option_value(r, option, *node);
+    if (!value) return value.error();
+    gate.options.push_back({std::string(option.flag), std::move(value).value()});
+  }
+  if (const toml::node* known = root.get(kKnownFailureKey)) {
+    if (auto read = read_known_failures(r, *known, gate); !read) return read.error();
   }
   return gate;
 }
@@ -280,34 +256,6 @@ Result<GateFile> load_gate_file(const std::string& path) {
     return Error{"gate file " + path + ": cannot be read. Fix: check the file's permissions."};
   }
   return parse_gate_file(content.str(), path);
-}
-
-std::vector<GateOption> gate_options(const GateFile& gate) {
-  std::vector<GateOption> options;
-  const auto add = [&](std::string flag, const auto& value) {
-    if (!value) return;
-    if constexpr (std::is_same_v<std::decay_t<decltype(*value)>, std::string>) {
-      options.push_back({std::move(flag), *value});
-    } else {
-      options.push_back({std::move(flag), std::to_string(*value)});
-    }
-  };
-  add("--backend", gate.backend);
-  add("--device", gate.devices);
-  if (gate.level) options.push_back({"--level", std::string(name_of(*gate.level))});
-  add("--runs", gate.runs);
-  if (gate.seed) {
-    options.push_back({"--seed-policy", std::string(name_of(gate.seed->kind))});
-    if (gate.seed->kind == SeedPolicyKind::Fixed)
-      options.push_back({"--seed", std::to_string(gate.seed->value)});
-  }
-  add("--filter", gate.filter);
-  add("--time-budget-s", gate.time_budget_s);
-  add("--case-budget-s", gate.case_budget_s);
-  add("--timeout-ms", gate.timeout_ms);
-  add("--out", gate.out);
-  add("--sign-key", gate.sign_key);
-  return options;
 }
 
 }  // namespace vyre::certify

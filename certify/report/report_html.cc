@@ -8,6 +8,7 @@
 #include "certify/report/failure_words.h"
 #include "certify/report/html_parts.h"
 #include "certify/report/mutation_record.h"
+#include "certify/report/replay_command.h"
 #include "certify/report/report_mutation.h"
 #include "certify/report/report_writers.h"
 
@@ -151,12 +152,11 @@ std::string word_table(const BufferWords& words) {
          out;
 }
 
-std::string replay_command(const Report& r, const CaseResult& c, const std::string& repro) {
-  if (!repro.empty()) return "vyre-certify run " + repro + " --backend " + r.backend;
-  // No case file (the dataflow engine, or past the text format's limit): the
-  // same seed and filter rebuild and rerun exactly this case.
-  return "vyre-certify --backend " + r.backend + " --level " + std::string(name_of(c.level)) +
-         " --seed " + std::to_string(r.seed) + " --filter " + c.id;
+/// How the reader sees `repro` fail again: replayed, or (no case file) the
+/// case rerun.
+std::string replay_or_rerun(const Report& r, const CaseResult& c, const std::string& repro) {
+  return repro.empty() ? rerun_command(r.backend, c.level, r.seed, c.id)
+                       : replay_command(repro, r.backend);
 }
 
 std::string failure_details(const Report& r, const CaseResult& c) {
@@ -179,13 +179,13 @@ std::string failure_details(const Report& r, const CaseResult& c) {
   // Only the run's own repro folder is linked: a report read back from disk
   // could name any URL.
   if (f.repro.starts_with("repro/")) out += " (case file " + link(f.repro, f.repro) + ")";
-  out += ":</p>\n" + element("pre", replay_command(r, c, f.repro));
+  out += ":</p>\n" + element("pre", replay_or_rerun(r, c, f.repro));
   if (!f.reduced_repro.empty()) {
-    out += "<p>Reduced:</p>\n" + element("pre", replay_command(r, c, f.reduced_repro));
+    out += "<p>Reduced:</p>\n" + element("pre", replay_or_rerun(r, c, f.reduced_repro));
   }
   if (!f.original_repro.empty()) {
     out += "<p>Original program (the variant must give its bytes):</p>\n" +
-           element("pre", replay_command(r, c, f.original_repro));
+           element("pre", replay_or_rerun(r, c, f.original_repro));
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "certify/report/replay_command.h"
 #include "certify/report/report_mutation.h"
 #include "certify/report/report_text.h"
 #include "certify/report/report_writers.h"
@@ -134,23 +135,16 @@ std::string report_markdown(const Report& r) {
       out << "- first difference: " << markdown_text(d.buffer) << words;
     }
     if (!f.reduced_repro.empty()) {
-      out << "- reduced: vyre-certify run " << markdown_text(f.reduced_repro) << " --backend "
-          << markdown_text(r.backend) << "\n";
+      out << "- reduced: " << markdown_text(replay_command(f.reduced_repro, r.backend)) << "\n";
     }
     if (!f.original_repro.empty()) {
-      out << "- original program (the variant must give its bytes): vyre-certify run "
-          << markdown_text(f.original_repro) << " --backend " << markdown_text(r.backend) << "\n";
+      out << "- original program (the variant must give its bytes): "
+          << markdown_text(replay_command(f.original_repro, r.backend)) << "\n";
     }
-    if (!f.repro.empty()) {
-      out << "- replay: vyre-certify run " << markdown_text(f.repro) << " --backend "
-          << markdown_text(r.backend) << "\n";
-    } else {
-      // No case file (the dataflow engine, or past the text format's limit):
-      // the same seed and filter rebuild and rerun exactly this case.
-      out << "- replay: vyre-certify --backend " << markdown_text(r.backend) << " --level "
-          << name_of(c.level) << " --seed " << r.seed << " --filter " << markdown_text(c.id)
-          << "\n";
-    }
+    out << "- replay: "
+        << markdown_text(f.repro.empty() ? rerun_command(r.backend, c.level, r.seed, c.id)
+                                         : replay_command(f.repro, r.backend))
+        << "\n";
   }
   if (!any_failure) out << "\nEvery case passed.\n";
 

@@ -3,11 +3,9 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <atomic>
 #include <ctime>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "certify/report/baseline_comparison.h"
@@ -18,6 +16,7 @@
 #include "certify/run/progress.h"
 #include "certify/run/random_coverage.h"
 #include "certify/run/retry_policy.h"
+#include "spec/support/parallel_for.h"
 
 namespace vyre::certify {
 namespace {
@@ -59,36 +58,6 @@ struct PhaseTimes {
   uint64_t total() const { return reference_us + compile_us + dispatch_us; }
 };
 
-/// Splits `waited` (the run's wait on the preparation pool for one case)
-/// between the reference and compile phases in proportion to the workers'
-/// time on that case in each.
-void add_preparation_wait(PhaseTimes& phase, uint64_t waited, const CaseExpectations& e) {
-  const uint64_t worked = e.reference_us + e.compile_us;
-  const uint64_t compile = worked == 0 ? 0 : waited * e.compile_us / worked;
-  phase.compile_us += compile;
-  phase.reference_us += waited - compile;
-}
-
-/// Adds the cases' phases to the report's. Cases that ran side by side
-/// (lanes) overlap, so where their sum exceeds `wall_us`, the time the cases
-/// took together, each phase gets its share of `wall_us` and the phases still
-/// add up to the run's wall time.
-void add_phases(Report& report, const std::vector<PhaseTimes>& phases, uint64_t wall_us) {
-  PhaseTimes sum;
-  for (const PhaseTimes& p : phases) {
-    sum.reference_us += p.reference_us;
-    sum.compile_us += p.compile_us;
-    sum.dispatch_us += p.dispatch_us;
-  }
-  const uint64_t total = sum.total();
-  const auto share = [&](uint64_t us) {
-    return total <= wall_us ? us : static_cast<uint64_t>(static_cast<double>(us) * wall_us / total);
-  };
-  report.phase_us["reference"] += share(sum.reference_us);
-  report.phase_us["compile"] += share(sum.compile_us);
-  report.phase_us["dispatch"] += share(sum.dispatch_us);
-}
-
 /// The result of a case the run's time budget left no time for: a Timeout,
 /// so the gate fails closed instead of passing on fewer cases.
 CaseResult not_started(const SuiteCase& c, std::chrono::seconds budget) {
@@ -102,13 +71,261 @@ CaseResult not_started(const SuiteCase& c, std::chrono::seconds budget) {
   return r;
 }
 
-/// Opens and probes a fresh backend for a retry; an Error says why none is usable.
-Result<std::unique_ptr<Backend>> fresh_backend(const CertifyOptions& options) {
-  auto opened = options.reopen_backend();
-  if (!opened) return opened.error();
-  const Capabilities caps = (*opened)->probe();
-  if (!caps.unavailable.empty()) return Error{caps.unavailable};
-  return opened;
+/// The run's phases, case by case: each case's wait for the preparation
+/// pool and what its attempts compiled and dispatched.
+class PhaseLedger {
+ public:
+  explicit PhaseLedger(size_t cases) : phases_(cases) {}
+
+  /// Case `i` waited `waited` us for its expectations: the time the pool's
+  /// workers stood on the critical path (their own time per case is in each
+  /// case's timing), split between the reference and compile phases in
+  /// proportion to the workers' time on that case in each.
+  void add_wait(size_t i, uint64_t waited, const CaseExpectations& e) {
+    const uint64_t worked = e.reference_us + e.compile_us;
+    const uint64_t compile = worked == 0 ? 0 : waited * e.compile_us / worked;
+    phases_[i].compile_us += compile;
+    phases_[i].reference_us += waited - compile;
+  }
+
+  /// An attempt of case `i` ended with `r`: compiles done ahead were counted
+  /// in the wait; the rest ran in the attempt.
+  void add_attempt(size_t i, const CaseResult& r, const CaseExpectations& e) {
+    phases_[i].compile_us += r.compile_us - e.compile_us;
+    phases_[i].dispatch_us += r.backend_us;
+  }
+
+  /// Adds the cases' phases to the report's. Cases that ran side by side
+  /// (lanes) overlap, so where their sum exceeds `wall_us`, the time the
+  /// cases took together, each phase gets its share of `wall_us` and the
+  /// phases still add up to the run's wall time.
+  void add_to(Report& report, uint64_t wall_us) const {
+    PhaseTimes sum;
+    for (const PhaseTimes& p : phases_) {
+      sum.reference_us += p.reference_us;
+      sum.compile_us += p.compile_us;
+      sum.dispatch_us += p.dispatch_us;
+    }
+    const uint64_t total = sum.total();
+    const auto share = [&](uint64_t us) {
+      return total <= wall_us ? us
+                              : static_cast<uint64_t>(static_cast<double>(us) * wall_us / total);
+    };
+    report.phase_us["reference"] += share(sum.reference_us);
+    report.phase_us["compile"] += share(sum.compile_us);
+    report.phase_us["dispatch"] += share(sum.dispatch_us);
+  }
+
+ private:
+  std::vector<PhaseTimes> phases_;
+};
+
+/// The backend cases start on: the caller's, until a retry opens a fresh
+/// one, which the rest of the run then uses (a lane still running on the old
+/// one keeps it until its case ends).
+class RunBackends {
+ public:
+  RunBackends(Backend& first, const CertifyOptions& options)
+      : current_(&first), reopen_(options.reopen_backend) {}
+
+  /// Whether a case may be retried on a fresh backend.
+  bool can_reopen() const { return static_cast<bool>(reopen_); }
+
+  /// The backend a case starting now runs on.
+  Backend& current() {
+    std::lock_guard lock(mutex_);
+    return *current_;
+  }
+
+  /// A fresh backend in place of `on` after a device loss, hang or crash:
+  /// opened and probed once, by the first lane to need it; the lanes that
+  /// follow take it. An Error says why none is usable.
+  Result<Backend*> after_loss(Backend& on) {
+    std::lock_guard lock(mutex_);
+    if (current_ != &on) return current_;
+    auto opened = reopen_();
+    if (!opened) return opened.error();
+    const Capabilities caps = (*opened)->probe();
+    if (!caps.unavailable.empty()) return Error{caps.unavailable};
+    reopened_.push_back(std::move(opened).value());
+    current_ = reopened_.back().get();
+    return current_;
+  }
+
+ private:
+  std::mutex mutex_;
+  Backend* current_;
+  std::vector<std::unique_ptr<Backend>> reopened_;
+  const std::function<Result<std::unique_ptr<Backend>>()> reopen_;
+};
+
+/// The run's reduction time (kRunReductionSeconds), shared by the lanes: past
+/// it, failures are reported unreduced, saying so.
+class ReductionBudget {
+ public:
+  explicit ReductionBudget(const CertifyOptions& options) : out_dir_(options.out_dir) {
+    limits_.runs = std::min<uint32_t>(options.runs, limits_.runs);
+  }
+
+  /// Reduces `r`'s failure from `failing` on `on`, within what is left.
+  void reduce(Backend& on, const SuiteCase& c, const TestCase& failing, CaseResult& r) {
+    double left = 0;
+    {
+      std::lock_guard lock(mutex_);
+      left = kRunReductionSeconds - spent_seconds_;
+    }
+    if (left <= 0) {
+      r.message += " [not reduced: the run's reduction time is spent]";
+      return;
+    }
+    const auto start = RunClock::Clock::now();
+    ReductionLimits mine = limits_;
+    mine.per_failure.max_seconds = std::min(mine.per_failure.max_seconds, left);
+    reduce_reported_failure(
+        on, c, failing, mine,
+        [this](const TestCase& repro) { return write_repro_file(out_dir_, repro); }, r);
+    std::lock_guard lock(mutex_);
+    spent_seconds_ += static_cast<double>(RunClock::micros_since(start)) / 1e6;
+  }
+
+ private:
+  const std::string out_dir_;
+  ReductionLimits limits_;
+  std::mutex mutex_;
+  double spent_seconds_ = 0;
+};
+
+/// What every case of one run shares.
+struct RunContext {
+  const CertifyOptions& options;
+  const CaseRunOptions& case_options;
+  PreparationPool& prepared;
+  RunBackends& backends;
+  ReductionBudget& reductions;
+  PhaseLedger& phases;
+  Progress& progress;
+  const RunClock::Clock::time_point start;
+};
+
+/// One attempt of a case on `on`, with the failing variant it wrote as a
+/// repro (the program a case that opts into reduction is reduced from).
+struct Attempt {
+  CaseResult result;
+  std::optional<TestCase> failing;
+};
+
+Attempt attempt_case(Backend& on, const SuiteCase& c, const CaseExpectations& expectations,
+                     const RunContext& run) {
+  Attempt a;
+  a.result = run_case(
+      on, c, run.case_options,
+      [&](const TestCase& repro) {
+        a.failing = repro;
+        return write_repro_file(run.options.out_dir, repro);
+      },
+      &expectations);
+  return a;
+}
+
+/// Case `i` (`c`) from start to result: its expectations from the pool, an
+/// attempt, one retry on a fresh backend when the first ended DeviceLost,
+/// Timeout or Crashed, and the failure's reduction when the case opts in.
+CaseResult run_one_case(size_t i, const SuiteCase& c, RunContext& run) {
+  const CertifyOptions& options = run.options;
+  if (options.time_budget.count() > 0 &&
+      RunClock::Clock::now() - run.start >= options.time_budget) {
+    return not_started(c, options.time_budget);
+  }
+  run.progress.start(i, c.id);
+  Backend* on = &run.backends.current();
+  const auto wait_start = RunClock::Clock::now();
+  const CaseExpectations expectations = run.prepared.take(i);
+  run.phases.add_wait(i, RunClock::micros_since(wait_start), expectations);
+  Attempt a = attempt_case(*on, c, expectations, run);
+  if (retried_on_fresh_backend(a.result.verdict) && run.backends.can_reopen()) {
+    // The old backend's device may be gone or hung: the rest of the run
+    // uses a fresh one.
+    const CaseResult first = std::move(a.result);
+    Result<Backend*> fresh = run.backends.after_loss(*on);
+    if (fresh.ok()) {
+      on = *fresh;
+      run.phases.add_attempt(i, first, expectations);
+      a = attempt_case(*on, c, expectations, run);
+      a.result.message = retried_message(first.verdict, first.message, a.result.message);
+      // The report names only the retry's repro: the first attempt's file,
+      // unless the retry wrote the same one, would be an orphan.
+      const std::string first_repro = first.failure ? first.failure->repro : "";
+      if (!a.result.failure || a.result.failure->repro != first_repro) {
+        remove_repro_file(options.out_dir, first_repro);
+      }
+    } else {
+      a.result = first;
+      a.result.message =
+          retried_message(first.verdict, first.message,
+                          "no fresh backend could be opened: " + fresh.error().message);
+    }
+    a.result.retried = std::string(name_of(first.verdict));
+  }
+  if (reduces_failures(c) && a.result.failure && a.failing) {
+    run.reductions.reduce(*on, c, *a.failing, a.result);
+  }
+  run.phases.add_attempt(i, a.result, expectations);
+  run.progress.finish(a.result);
+  return std::move(a.result);
+}
+
+/// The report's header: what was run, where, when and how.
+Report started_report(const Backend& backend, const Capabilities& device,
+                      const CertifyOptions& options) {
+  Report report;
+  report.backend = options.backend.empty() ? backend.name() : options.backend;
+  report.seed = options.seed;
+  report.runs = options.runs;
+  report.filter = options.filter;
+  report.requested_level = options.level;
+  report.started_utc = utc_now();
+  report.device = device;
+  if (options.seed_policy) report.seed_policy = std::string(name_of(*options.seed_policy));
+  if (options.time_budget.count() > 0) {
+    report.time_budget_s = static_cast<uint32_t>(options.time_budget.count());
+  }
+  return report;
+}
+
+/// How each case runs on `device`.
+CaseRunOptions case_run_options(const Capabilities& device, const CertifyOptions& options) {
+  CaseRunOptions run_options;
+  run_options.runs = options.runs;
+  run_options.preferred_workgroup_size = usable_workgroup_size(device);
+  run_options.case_budget = options.case_budget;
+  return run_options;
+}
+
+/// The cases' results in catalog order; a case without one (only an
+/// interrupted run leaves any) is listed as not run.
+void add_results(Report& report, const std::vector<const SuiteCase*>& chosen,
+                 std::vector<std::optional<CaseResult>>& results) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i]) {
+      report.cases.push_back(std::move(*results[i]));
+    } else {
+      if (!report.not_run) report.not_run.emplace();
+      report.not_run->push_back(chosen[i]->id);
+    }
+  }
+}
+
+/// The verdicts, the L5 summary and the comparison with known failures.
+void judge_report(Report& report, const Backend& backend,
+                  const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
+                  const RandomProgramTally& random_tally) {
+  report.driver_cache = backend.driver_cache();
+  report.random_programs = summarize_random_programs(chosen, random_tally);
+  judge(report);
+  if (!options.known_failures.empty() || !options.known_failures_source.empty()) {
+    report.baseline = compare_with_known_failures(report.cases, options.known_failures,
+                                                  options.known_failures_source);
+  }
 }
 
 }  // namespace
@@ -127,168 +344,31 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 Report run_certification(Backend& backend, const Capabilities& device,
                          const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
                          const RandomProgramTally& random_tally) {
-  Report report;
-  report.backend = options.backend.empty() ? backend.name() : options.backend;
-  report.seed = options.seed;
-  report.runs = options.runs;
-  report.filter = options.filter;
-  report.requested_level = options.level;
-  report.started_utc = utc_now();
-  report.device = device;
-  if (options.seed_policy) report.seed_policy = std::string(name_of(*options.seed_policy));
-  if (options.time_budget.count() > 0) {
-    report.time_budget_s = static_cast<uint32_t>(options.time_budget.count());
-  }
-  const auto run_start = RunClock::Clock::now();
-  const auto write_file = [&](const TestCase& repro) {
-    return write_repro_file(options.out_dir, repro);
-  };
-  ReductionLimits limits;
-  limits.runs = std::min<uint32_t>(options.runs, limits.runs);
-  CaseRunOptions run_options;
-  run_options.runs = options.runs;
-  run_options.preferred_workgroup_size = usable_workgroup_size(device);
-  run_options.case_budget = options.case_budget;
+  Report report = started_report(backend, device, options);
+  const CaseRunOptions case_options = case_run_options(device, options);
   // The reference (and the backend's compiler, when it allows) works ahead on
   // every host core while the backend runs; the OS shares the cores when the
   // backend uses them too (lavapipe).
-  const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned workers = host_threads();
   const uint32_t lanes = std::clamp<uint32_t>(backend.concurrent_dispatches(), 1, kMaxCaseLanes);
-  PreparationPool prepared(chosen, run_options,
+  PreparationPool prepared(chosen, case_options,
                            backend.compiles_concurrently() ? &backend : nullptr, workers,
                            std::max<size_t>(kPreparationLookahead, 2 * size_t{workers}) + lanes);
   Progress progress(chosen.size(), options.progress);
-
-  // What the lanes share, under `mutex`: the backend cases start on (the
-  // caller's, until a retry opens a fresh one; a lane still running on the
-  // old one keeps it), the progress line and the run's reduction time.
-  std::mutex mutex;
-  Backend* current = &backend;
-  std::vector<std::unique_ptr<Backend>> reopened;
-  double reduction_seconds = 0;
+  RunBackends backends(backend, options);
+  ReductionBudget reductions(options);
+  PhaseLedger phases(chosen.size());
+  RunContext run{options,    case_options, prepared, backends,
+                 reductions, phases,       progress, RunClock::Clock::now()};
   std::vector<std::optional<CaseResult>> results(chosen.size());
-  std::vector<PhaseTimes> phases(chosen.size());
-  std::atomic<size_t> next{0};
-  // A fresh backend in place of `on` after a device loss or hang: opened
-  // once, by the first lane to need it; the lanes that follow take it.
-  const auto backend_after_loss = [&](Backend* on) -> Result<Backend*> {
-    std::lock_guard lock(mutex);
-    if (current == on) {
-      auto fresh = fresh_backend(options);
-      if (!fresh) return fresh.error();
-      reopened.push_back(std::move(fresh).value());
-      current = reopened.back().get();
-    }
-    return current;
-  };
-  // Reduces `r`'s failure from `failing` within what is left of the run's
-  // reduction time.
-  const auto reduce = [&](Backend& on, const SuiteCase& c, const TestCase& failing, CaseResult& r) {
-    double left = 0;
-    {
-      std::lock_guard lock(mutex);
-      left = kRunReductionSeconds - reduction_seconds;
-    }
-    if (left <= 0) {
-      r.message += " [not reduced: the run's reduction time is spent]";
-      return;
-    }
-    const auto start = RunClock::Clock::now();
-    ReductionLimits mine = limits;
-    mine.per_failure.max_seconds = std::min(mine.per_failure.max_seconds, left);
-    reduce_reported_failure(on, c, failing, mine, write_file, r);
-    std::lock_guard lock(mutex);
-    reduction_seconds += static_cast<double>(RunClock::micros_since(start)) / 1e6;
-  };
-  const auto lane = [&] {
-    // The last repro a case wrote: the failing variant, which a case that
-    // opts into reduction is reduced from.
-    std::optional<TestCase> last_repro;
-    const auto write_repro = [&](const TestCase& repro) {
-      last_repro = repro;
-      return write_file(repro);
-    };
-    for (size_t i = next.fetch_add(1); i < chosen.size(); i = next.fetch_add(1)) {
-      const SuiteCase& c = *chosen[i];
-      PhaseTimes& phase = phases[i];
-      if (options.interrupted && options.interrupted->load() != 0) break;
-      if (options.time_budget.count() > 0 &&
-          RunClock::Clock::now() - run_start >= options.time_budget) {
-        results[i] = not_started(c, options.time_budget);
-        continue;
-      }
-      Backend* on = nullptr;
-      {
-        std::lock_guard lock(mutex);
-        progress.start(i, c.id);
-        on = current;
-      }
-      // The reference and compile phases count the wait for the pool: the
-      // time its workers stood on the critical path (their own time per case
-      // is in each case's timing).
-      const auto wait_start = RunClock::Clock::now();
-      const CaseExpectations expectations = prepared.take(i);
-      add_preparation_wait(phase, RunClock::micros_since(wait_start), expectations);
-      last_repro.reset();
-      CaseResult r = run_case(*on, c, run_options, write_repro, &expectations);
-      if (retried_on_fresh_backend(r.verdict) && options.reopen_backend) {
-        // The old backend's device may be gone or hung: the rest of the run
-        // uses a fresh one.
-        const Verdict first = r.verdict;
-        const std::string first_message = r.message;
-        const std::string first_repro = r.failure ? r.failure->repro : "";
-        Result<Backend*> fresh = backend_after_loss(on);
-        if (fresh.ok()) {
-          on = *fresh;
-          phase.compile_us += r.compile_us - expectations.compile_us;
-          phase.dispatch_us += r.backend_us;
-          last_repro.reset();
-          r = run_case(*on, c, run_options, write_repro, &expectations);
-          r.message = retried_message(first, first_message, r.message);
-          // The report names only the retry's repro: the first attempt's
-          // file, unless the retry wrote the same one, would be an orphan.
-          if (!r.failure || r.failure->repro != first_repro) {
-            remove_repro_file(options.out_dir, first_repro);
-          }
-        } else {
-          r.message = retried_message(first, first_message,
-                                      "no fresh backend could be opened: " + fresh.error().message);
-        }
-        r.retried = std::string(name_of(first));
-      }
-      if (reduces_failures(c) && r.failure && last_repro) reduce(*on, c, *last_repro, r);
-      // Compiles done ahead were counted in the wait; the rest ran here.
-      phase.compile_us += r.compile_us - expectations.compile_us;
-      phase.dispatch_us += r.backend_us;
-      {
-        std::lock_guard lock(mutex);
-        progress.finish(r);
-      }
-      results[i] = std::move(r);
-    }
-  };
-  const auto cases_start = RunClock::Clock::now();
-  std::vector<std::thread> others;
-  for (uint32_t l = 1; l < lanes; ++l) others.emplace_back(lane);
-  lane();
-  for (std::thread& t : others) t.join();
-  add_phases(report, phases, RunClock::micros_since(cases_start));
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (results[i]) {
-      report.cases.push_back(std::move(*results[i]));
-    } else {
-      // Only an interrupted run leaves a case without a result.
-      if (!report.not_run) report.not_run.emplace();
-      report.not_run->push_back(chosen[i]->id);
-    }
-  }
-  report.driver_cache = backend.driver_cache();
-  report.random_programs = summarize_random_programs(chosen, random_tally);
-  judge(report);
-  if (!options.known_failures.empty() || !options.known_failures_source.empty()) {
-    report.baseline = compare_with_known_failures(report.cases, options.known_failures,
-                                                  options.known_failures_source);
-  }
+  parallel_for(chosen.size(), lanes, [&](size_t i) {
+    if (options.interrupted && options.interrupted->load() != 0) return false;
+    results[i] = run_one_case(i, *chosen[i], run);
+    return true;
+  });
+  phases.add_to(report, RunClock::micros_since(run.start));
+  add_results(report, chosen, results);
+  judge_report(report, backend, chosen, options, random_tally);
   return report;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "certify/report/replay_command.h"
 #include "certify/run/certification_run.h"
 #include "certify/run/run_clock.h"
 #include "certify/suite/random_program_cases.h"
@@ -84,11 +85,9 @@ bool record_finding(const HuntOptions& o, const CaseResult& r,
         "A metamorphic variant: unrewritten.vyre is the program it was rewritten from; "
         "both must give the same bytes.\n";
   }
-  readme += "replay:\n  vyre-certify run " + (dir / "original.vyre").string() + " --backend " +
-            o.backend_name + "\n";
+  readme += "replay:\n  " + replay_command((dir / "original.vyre").string(), o.backend_name) + "\n";
   if (reduced) {
-    readme += "  vyre-certify run " + (dir / "reduced.vyre").string() + " --backend " +
-              o.backend_name + "\n";
+    readme += "  " + replay_command((dir / "reduced.vyre").string(), o.backend_name) + "\n";
   } else {
     readme += "(not reduced: the failure did not repeat)\n";
   }

@@ -1,12 +1,11 @@
 #include "certify/run/host_case_runner.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <thread>
 #include <vector>
 
 #include "certify/run/run_judge.h"
+#include "spec/support/parallel_for.h"
 
 namespace vyre::certify {
 namespace {
@@ -36,25 +35,13 @@ std::vector<HostRun> run_side_by_side(const HostPrepared& prepared, uint32_t run
                                       Clock::time_point case_start,
                                       std::chrono::milliseconds budget, uint64_t& wall_us) {
   std::vector<HostRun> done(runs);
-  std::atomic<uint32_t> next{0};
-  std::atomic<bool> stop{false};
-  const auto worker = [&] {
-    for (uint32_t run = next.fetch_add(1); run < runs && !stop; run = next.fetch_add(1)) {
-      if (budget.count() > 0 && Clock::now() - case_start > budget) {
-        stop = true;
-        return;
-      }
-      done[run].started = true;
-      done[run].observation = prepared.run();
-      if (done[run].observation.status != Status::Ok) stop = true;
-    }
-  };
   const Clock::time_point start = Clock::now();
-  const uint32_t count = std::clamp<uint32_t>(threads, 1, std::max<uint32_t>(runs, 1));
-  std::vector<std::thread> pool;
-  for (uint32_t t = 1; t < count; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
+  parallel_for(runs, threads, [&](size_t run) {
+    if (budget.count() > 0 && Clock::now() - case_start > budget) return false;
+    done[run].started = true;
+    done[run].observation = prepared.run();
+    return done[run].observation.status == Status::Ok;
+  });
   wall_us += RunClock::micros_since(start);
   return done;
 }

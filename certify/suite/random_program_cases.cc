@@ -1,15 +1,13 @@
 #include "certify/suite/random_program_cases.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
-#include <exception>
-#include <thread>
 
 #include "generators/metamorphic.h"
 #include "generators/prng.h"
 #include "generators/wellformed_program.h"
 #include "reference/interpreter.h"
+#include "spec/support/parallel_for.h"
 
 namespace vyre::certify {
 namespace {
@@ -99,31 +97,15 @@ std::vector<SuiteCase> random_program_range(uint64_t run_seed, uint64_t first, u
                                             RandomProgramTally& tally) {
   // Each program is drawn from its own seed, so they are built on every
   // host core and kept in index order: the same cases whatever the cores.
+  // What a thread throws (out of memory) is raised again on the caller's.
   std::vector<std::optional<std::vector<SuiteCase>>> made(count);
-  std::atomic<uint32_t> next{0};
-  const uint32_t threads = std::clamp(std::thread::hardware_concurrency(), 1u, std::max(count, 1u));
-  // What a thread threw (out of memory), raised again on the caller's.
-  std::vector<std::exception_ptr> thrown(threads);
-  const auto build = [&](uint32_t thread) {
-    try {
-      for (uint32_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
-        // Past 2^32 programs the index wraps; no run gets that far.
-        const uint64_t index = first + i;
-        made[i] = random_program_suite_cases(
-            random_program_seed(run_seed, static_cast<uint32_t>(index)), id(index), run_seed);
-      }
-    } catch (...) {
-      thrown[thread] = std::current_exception();
-      next = count;
-    }
-  };
-  std::vector<std::thread> helpers;
-  for (uint32_t t = 1; t < threads; ++t) helpers.emplace_back(build, t);
-  build(0);
-  for (std::thread& t : helpers) t.join();
-  for (const std::exception_ptr& e : thrown) {
-    if (e) std::rethrow_exception(e);
-  }
+  parallel_for(count, host_threads(), [&](size_t i) {
+    // Past 2^32 programs the index wraps; no run gets that far.
+    const uint64_t index = first + i;
+    made[i] = random_program_suite_cases(
+        random_program_seed(run_seed, static_cast<uint32_t>(index)), id(index), run_seed);
+    return true;
+  });
   std::vector<SuiteCase> out;
   for (std::optional<std::vector<SuiteCase>>& cases : made) {
     ++tally.generated;

@@ -100,7 +100,7 @@ Result<BufferSizes> check_inputs(const Program& program, const BufferSet& inputs
     }
     if (decl.access == BufferAccess::Uniform && bytes > kMaxUniformBytes) {
       return run_error("uniform buffer `" + decl.name + "` has " + std::to_string(bytes) +
-                           " bytes, more than 65536",
+                           " bytes, more than " + std::to_string(kMaxUniformBytes),
                        "use a read_only storage buffer for large data");
     }
     const uint64_t count = host_element_count(decl.element, bytes);

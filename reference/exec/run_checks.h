@@ -11,12 +11,10 @@
 #include "reference/interpreter.h"
 #include "spec/ir/host_abi.h"
 #include "spec/ir/program.h"
+#include "spec/ir/uniform_limit.h"
 #include "spec/support/result.h"
 
 namespace vyre::reference {
-
-/// Largest Uniform buffer in bytes (SEMANTICS S1).
-inline constexpr uint64_t kMaxUniformBytes = 65536;
 
 /// Checks the grid and workgroup size; the shape of the dispatch.
 Result<DispatchShape> check_dispatch(const Program& program, const Grid& grid,

@@ -3,15 +3,10 @@
 #include <string>
 #include <unordered_set>
 
+#include "spec/ir/uniform_limit.h"
 #include "spec/validate/rule_families.h"
 
 namespace vyre {
-namespace {
-
-/// Largest Uniform buffer, in bytes (seed 003: "<= 64 KB"; SEMANTICS S1).
-constexpr uint64_t kMaxUniformBytes = 65536;
-
-}  // namespace
 
 void check_buffer_decls(const ValidationContext& context, DiagnosticSink& sink) {
   std::unordered_set<std::string_view> names;
