@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/clike/buffer_accessor.h"
 #include "backends/opencl/opencl_backend.h"
-#include "backends/opencl/opencl_c_buffers.h"
 #include "backends/opencl/opencl_c_dialect.h"
 #include "spec/ir/builder.h"
 #include "spec/ir/casts.h"

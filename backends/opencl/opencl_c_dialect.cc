@@ -21,26 +21,10 @@ constexpr clike::TypeSpelling kTypes[] = {
     {DataType::Vec4U32, "uint4", "uint4", "((uint4)(0u))", "(uint4)(0u)", "$a", "$a"},
 };
 
-// The rows OpenCL C spells its own way; the arithmetic, bitwise and shift rows
-// every C-like language shares are clike's (dialect.cc: Div and Mod never
-// divide by 0, which traps on PoCL). Scalar comparisons yield int 0/1, so
-// each is turned into a uint 0/1.
-constexpr std::pair<BinOp, std::string_view> kBinOps[] = {
-    {BinOp::Eq, "($a == $b ? 1u : 0u)"},
-    {BinOp::Ne, "($a != $b ? 1u : 0u)"},
-    {BinOp::Lt, "($a < $b ? 1u : 0u)"},
-    {BinOp::Gt, "($a > $b ? 1u : 0u)"},
-    {BinOp::Le, "($a <= $b ? 1u : 0u)"},
-    {BinOp::Ge, "($a >= $b ? 1u : 0u)"},
-    {BinOp::And, "($a != 0u && $b != 0u ? 1u : 0u)"},
-    {BinOp::Or, "($a != 0u || $b != 0u ? 1u : 0u)"},
-};
-
 // clz(0) is 32 in OpenCL C, but the test is written out so that no device's
 // reading of that rule matters. OpenCL C 1.2 has no ctz: the lowest set bit
 // (a & -a) has 31 - clz trailing zeros. Nor has it a bit reversal.
 constexpr std::pair<UnOp, std::string_view> kUnOps[] = {
-    {UnOp::LogicalNot, "($a == 0u ? 1u : 0u)"},
     {UnOp::Popcount, "popcount($a)"},
     {UnOp::Clz, "($a == 0u ? 32u : clz($a))"},
     {UnOp::Ctz, "($a == 0u ? 32u : 31u - clz($a & (0u - $a)))"},
@@ -104,7 +88,8 @@ const clike::Dialect& opencl_c_dialect() {
   static constexpr clike::Dialect kOpenClC = {
       .name = "OpenCL C 1.2",
       .types = kTypes,
-      .bin_ops = kBinOps,
+      // Every operator row but the unary ones below is clike's common one.
+      .bin_ops = {},
       .un_ops = kUnOps,
       .casts = kCasts,
       .atomics = kAtomics,
@@ -117,6 +102,19 @@ const clike::Dialect& opencl_c_dialect() {
       .prelude = kPrelude,
   };
   return kOpenClC;
+}
+
+const clike::KernelSpelling& opencl_c_kernel() {
+  // Uniform buffers live in __constant memory; the ids are size_t, so the
+  // local index is computed in size_t and narrowed once.
+  static constexpr clike::KernelSpelling kKernel = {
+      .uniform_pointer = "__constant $a*",
+      .read_only_pointer = "__global const $a*",
+      .read_write_pointer = "__global $a*",
+      .workgroup_array = "__local ",
+      .local_index = "(uint)(get_local_id(2) * $a + get_local_id(1) * $b + get_local_id(0))",
+  };
+  return kKernel;
 }
 
 }  // namespace vyre::opencl
