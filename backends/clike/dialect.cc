@@ -43,11 +43,22 @@ constexpr std::pair<UnOp, std::string_view> kCommonUnOps[] = {
 };
 
 // Component selections of the word-pair and word-quad types (U64 is the pair
-// (lo, hi), the shape of Vec2U32).
+// (lo, hi), the shape of Vec2U32), and the casts to and from Bool written
+// with C's comparison and conditional operators.
 constexpr CastSpelling kCommonCasts[] = {
-    {DataType::U64, DataType::U32, "$a.x"},          {DataType::U64, DataType::Vec2U32, "$a"},
-    {DataType::Vec2U32, DataType::U32, "$a.x"},      {DataType::Vec2U32, DataType::U64, "$a"},
-    {DataType::Vec4U32, DataType::U32, "$a.x"},      {DataType::Vec4U32, DataType::U64, "$a.xy"},
+    {DataType::U32, DataType::Bool, "($a != 0u)"},
+    {DataType::I32, DataType::Bool, "($a != 0)"},
+    {DataType::Bool, DataType::U32, "($a ? 1u : 0u)"},
+    {DataType::Bool, DataType::I32, "($a ? 1 : 0)"},
+    {DataType::U64, DataType::Bool, "(($a.x | $a.y) != 0u)"},
+    {DataType::Vec2U32, DataType::Bool, "(($a.x | $a.y) != 0u)"},
+    {DataType::Vec4U32, DataType::Bool, "(($a.x | $a.y | $a.z | $a.w) != 0u)"},
+    {DataType::U64, DataType::U32, "$a.x"},
+    {DataType::U64, DataType::Vec2U32, "$a"},
+    {DataType::Vec2U32, DataType::U32, "$a.x"},
+    {DataType::Vec2U32, DataType::U64, "$a"},
+    {DataType::Vec4U32, DataType::U32, "$a.x"},
+    {DataType::Vec4U32, DataType::U64, "$a.xy"},
     {DataType::Vec4U32, DataType::Vec2U32, "$a.xy"},
 };
 

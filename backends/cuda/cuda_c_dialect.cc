@@ -36,35 +36,28 @@ constexpr std::pair<UnOp, std::string_view> kUnOps[] = {
 };
 
 // The valid non-identity cells of the pinned cast table but the component
-// selections clike shares; identity casts are "$a" and every other cell is
+// selections and Bool casts clike shares; identity casts are "$a" and every other cell is
 // rejected. u32 <-> i32 keep the bits: NVRTC converts out-of-range values
 // modulo 2^32 (two's complement, as C++20 defines it). A scalar cast to a
 // vector type splats it. Without swizzles, the low half of a Vec4U32 is
 // rebuilt from .x and .y (these rows win over the common "$a.xy").
 constexpr clike::CastSpelling kCasts[] = {
     {DataType::U32, DataType::I32, "((int)$a)"},
-    {DataType::U32, DataType::Bool, "($a != 0u)"},
     {DataType::U32, DataType::U64, "make_uint2($a, 0u)"},
     {DataType::U32, DataType::Vec2U32, "make_uint2($a, $a)"},
     {DataType::U32, DataType::Vec4U32, "make_uint4($a, $a, $a, $a)"},
     {DataType::I32, DataType::U32, "((unsigned int)$a)"},
-    {DataType::I32, DataType::Bool, "($a != 0)"},
     {DataType::I32, DataType::U64, "make_uint2((unsigned int)$a, $a < 0 ? 0xFFFFFFFFu : 0u)"},
     {DataType::I32, DataType::Vec2U32, "make_uint2((unsigned int)$a, (unsigned int)$a)"},
     {DataType::I32, DataType::Vec4U32,
      "make_uint4((unsigned int)$a, (unsigned int)$a, (unsigned int)$a, (unsigned int)$a)"},
-    {DataType::Bool, DataType::U32, "($a ? 1u : 0u)"},
-    {DataType::Bool, DataType::I32, "($a ? 1 : 0)"},
     {DataType::Bool, DataType::U64, "make_uint2($a ? 1u : 0u, 0u)"},
     {DataType::Bool, DataType::Vec2U32, "make_uint2($a ? 1u : 0u, $a ? 1u : 0u)"},
     {DataType::Bool, DataType::Vec4U32,
      "make_uint4($a ? 1u : 0u, $a ? 1u : 0u, $a ? 1u : 0u, $a ? 1u : 0u)"},
     {DataType::U64, DataType::I32, "((int)$a.x)"},
-    {DataType::U64, DataType::Bool, "(($a.x | $a.y) != 0u)"},
     {DataType::Vec2U32, DataType::I32, "((int)$a.x)"},
-    {DataType::Vec2U32, DataType::Bool, "(($a.x | $a.y) != 0u)"},
     {DataType::Vec4U32, DataType::I32, "((int)$a.x)"},
-    {DataType::Vec4U32, DataType::Bool, "(($a.x | $a.y | $a.z | $a.w) != 0u)"},
     {DataType::Vec4U32, DataType::U64, "make_uint2($a.x, $a.y)"},
     {DataType::Vec4U32, DataType::Vec2U32, "make_uint2($a.x, $a.y)"},
 };

@@ -13,7 +13,6 @@
 
 #include "backends/cuda/cuda_c_dialect.h"
 #include "spec/ir/builder.h"
-#include "spec/ir/casts.h"
 #include "spec/text/text_format.h"
 
 namespace vyre::cuda {
@@ -47,22 +46,6 @@ std::string expand_of(std::string_view pattern, std::initializer_list<std::strin
 }
 
 const BufferDecl kOut = storage("out", 0, BufferAccess::ReadWrite);
-
-TEST(CudaTables, EveryOperatorAndAtomicHasARow) {
-  for (BinOp op : all_bin_ops()) EXPECT_FALSE(cuda_c_dialect().pattern(op).empty()) << name_of(op);
-  for (UnOp op : all_un_ops()) EXPECT_FALSE(cuda_c_dialect().pattern(op).empty()) << name_of(op);
-  for (AtomicOp op : all_atomic_ops()) EXPECT_FALSE(cuda_c_dialect().atomic_function(op).empty());
-}
-
-TEST(CudaTables, CastCellsAreExactlyTheValidOnesOfThePinnedTable) {
-  for (DataType from : all_data_types()) {
-    for (DataType to : all_data_types()) {
-      const bool valid = cast_verdict(from, to) == CastVerdict::Valid && from != DataType::Bytes;
-      EXPECT_EQ(cuda_c_dialect().cast_pattern(from, to).has_value(), valid)
-          << name_of(from) << " -> " << name_of(to);
-    }
-  }
-}
 
 TEST(CudaTables, NoPatternUsesASwizzleOrAVectorLiteralCudaLacks) {
   // uint2/uint4 have .x .y .z .w only: no .xy, no (uint2)(...) casts.

@@ -32,32 +32,25 @@ constexpr std::pair<UnOp, std::string_view> kUnOps[] = {
 };
 
 // The valid non-identity cells of the pinned cast table but the component
-// selections clike shares; identity casts are "$a" and every other cell is
+// selections and Bool casts clike shares; identity casts are "$a" and every other cell is
 // rejected. u32 <-> i32 reinterpret the bits
 // (as_int/as_uint), because a C conversion of an out-of-range value is
 // implementation-defined. A scalar cast to a vector type splats it.
 constexpr clike::CastSpelling kCasts[] = {
     {DataType::U32, DataType::I32, "as_int($a)"},
-    {DataType::U32, DataType::Bool, "($a != 0u)"},
     {DataType::U32, DataType::U64, "((uint2)($a, 0u))"},
     {DataType::U32, DataType::Vec2U32, "((uint2)($a))"},
     {DataType::U32, DataType::Vec4U32, "((uint4)($a))"},
     {DataType::I32, DataType::U32, "as_uint($a)"},
-    {DataType::I32, DataType::Bool, "($a != 0)"},
     {DataType::I32, DataType::U64, "((uint2)(as_uint($a), $a < 0 ? 0xFFFFFFFFu : 0u))"},
     {DataType::I32, DataType::Vec2U32, "((uint2)(as_uint($a)))"},
     {DataType::I32, DataType::Vec4U32, "((uint4)(as_uint($a)))"},
-    {DataType::Bool, DataType::U32, "($a ? 1u : 0u)"},
-    {DataType::Bool, DataType::I32, "($a ? 1 : 0)"},
     {DataType::Bool, DataType::U64, "((uint2)($a ? 1u : 0u, 0u))"},
     {DataType::Bool, DataType::Vec2U32, "((uint2)($a ? 1u : 0u))"},
     {DataType::Bool, DataType::Vec4U32, "((uint4)($a ? 1u : 0u))"},
     {DataType::U64, DataType::I32, "as_int($a.x)"},
-    {DataType::U64, DataType::Bool, "(($a.x | $a.y) != 0u)"},
     {DataType::Vec2U32, DataType::I32, "as_int($a.x)"},
-    {DataType::Vec2U32, DataType::Bool, "(($a.x | $a.y) != 0u)"},
     {DataType::Vec4U32, DataType::I32, "as_int($a.x)"},
-    {DataType::Vec4U32, DataType::Bool, "(($a.x | $a.y | $a.z | $a.w) != 0u)"},
 };
 
 // OpenCL 1.2 core 32-bit atomics on __global memory: relaxed, device scope.
