@@ -31,14 +31,14 @@ reference/exec: reference reference/observers reference/ops spec/ir spec/support
 reference/spec_tables: spec/ir spec/support
 backends: reference spec/ir spec/support spec/validate
 backends/mutants:
-backends/clike: backends/mutants spec/ir spec/support
+backends/clike: backends/mutants spec/ir spec/support spec/validate
 backends/vulkan: backends backends/clike backends/mutants spec/ir spec/support spec/validate
 backends/opencl: backends backends/clike backends/mutants spec/ir spec/support spec/validate
 backends/isolation: backends spec/ir spec/support spec/text
 backends/isolation/testing: backends backends/isolation spec/ir
 backends/fault_injection: backends backends/isolation spec/ir spec/support spec/text
 backends/plugin: backends backends/fault_injection backends/isolation spec/ir spec/support spec/text
-backends/cuda: backends spec/ir spec/support
+backends/cuda: backends backends/clike spec/ir spec/support
 backends/registry: backends backends/cuda backends/opencl backends/vulkan spec/ir spec/support
 archetypes/graph: backends reference/graph spec/ir spec/support
 archetypes/dataflow: archetypes/graph backends reference/graph spec/ir spec/support
@@ -47,8 +47,9 @@ certify/suite: archetypes/dataflow archetypes/graph backends generators referenc
 certify/report: backends certify/suite spec/ir spec/support spec/text
 certify/gate: certify/report certify/suite spec/support
 certify/run: archetypes/graph backends certify/gate certify/report certify/suite generators reference spec/ir spec/support spec/text
-certify/cli: archetypes/dataflow backends backends/fault_injection backends/isolation generators backends/opencl backends/plugin backends/registry backends/vulkan certify/gate certify/report certify/run certify/suite reference spec/ir spec/support spec/text spec/validate
+certify/cli: archetypes/dataflow backends backends/cuda backends/fault_injection backends/isolation generators backends/opencl backends/plugin backends/registry backends/vulkan certify/gate certify/report certify/run certify/suite reference spec/ir spec/support spec/text spec/validate
 tests:
+tests/cuda_c:
 bench/backends: archetypes/graph backends backends/registry generators reference/graph spec/ir
 bench/certify: backends backends/registry certify/run certify/suite
 bench/graph: archetypes/dataflow archetypes/graph backends backends/registry generators reference reference/graph

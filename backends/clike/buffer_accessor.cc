@@ -68,8 +68,9 @@ std::string zeroing_loop(const Dialect& d, const ClikeBuffer& b, std::string_vie
   if (mutant_active(Mutant::WorkgroupZeroFirstPassOnly)) {
     return "if (" + index + " < " + b.count + ") " + b.ident + "[" + index + "] = " + zero + ";";
   }
-  return "for (uint i = " + index + "; i < " + b.count + "; i += " + std::to_string(invocations) +
-         "u) " + b.ident + "[i] = " + zero + ";";
+  return "for (" + std::string(d.type(DataType::U32)->value) + " i = " + index + "; i < " +
+         b.count + "; i += " + std::to_string(invocations) + "u) " + b.ident + "[i] = " + zero +
+         ";";
 }
 
 std::vector<std::string> barrier_statements(const Dialect& d) {

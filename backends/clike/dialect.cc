@@ -24,19 +24,41 @@ constexpr std::pair<BinOp, std::string_view> kCommonBinOps[] = {
     {BinOp::BitXor, "$a ^ $b"},
     {BinOp::Shl, "$a << ($b & 31u)"},
     {BinOp::Shr, "$a >> ($b & 31u)"},
+    // Comparisons and And/Or yield a u32 0/1 whatever the language's own
+    // result type (int in OpenCL C, bool in CUDA C).
+    {BinOp::Eq, "($a == $b ? 1u : 0u)"},
+    {BinOp::Ne, "($a != $b ? 1u : 0u)"},
+    {BinOp::Lt, "($a < $b ? 1u : 0u)"},
+    {BinOp::Gt, "($a > $b ? 1u : 0u)"},
+    {BinOp::Le, "($a <= $b ? 1u : 0u)"},
+    {BinOp::Ge, "($a >= $b ? 1u : 0u)"},
+    {BinOp::And, "($a != 0u && $b != 0u ? 1u : 0u)"},
+    {BinOp::Or, "($a != 0u || $b != 0u ? 1u : 0u)"},
 };
 
 constexpr std::pair<UnOp, std::string_view> kCommonUnOps[] = {
     {UnOp::Negate, "0u - $a"},
     {UnOp::BitNot, "~$a"},
+    {UnOp::LogicalNot, "($a == 0u ? 1u : 0u)"},
 };
 
 // Component selections of the word-pair and word-quad types (U64 is the pair
-// (lo, hi), the shape of Vec2U32).
+// (lo, hi), the shape of Vec2U32), and the casts to and from Bool written
+// with C's comparison and conditional operators.
 constexpr CastSpelling kCommonCasts[] = {
-    {DataType::U64, DataType::U32, "$a.x"},          {DataType::U64, DataType::Vec2U32, "$a"},
-    {DataType::Vec2U32, DataType::U32, "$a.x"},      {DataType::Vec2U32, DataType::U64, "$a"},
-    {DataType::Vec4U32, DataType::U32, "$a.x"},      {DataType::Vec4U32, DataType::U64, "$a.xy"},
+    {DataType::U32, DataType::Bool, "($a != 0u)"},
+    {DataType::I32, DataType::Bool, "($a != 0)"},
+    {DataType::Bool, DataType::U32, "($a ? 1u : 0u)"},
+    {DataType::Bool, DataType::I32, "($a ? 1 : 0)"},
+    {DataType::U64, DataType::Bool, "(($a.x | $a.y) != 0u)"},
+    {DataType::Vec2U32, DataType::Bool, "(($a.x | $a.y) != 0u)"},
+    {DataType::Vec4U32, DataType::Bool, "(($a.x | $a.y | $a.z | $a.w) != 0u)"},
+    {DataType::U64, DataType::U32, "$a.x"},
+    {DataType::U64, DataType::Vec2U32, "$a"},
+    {DataType::Vec2U32, DataType::U32, "$a.x"},
+    {DataType::Vec2U32, DataType::U64, "$a"},
+    {DataType::Vec4U32, DataType::U32, "$a.x"},
+    {DataType::Vec4U32, DataType::U64, "$a.xy"},
     {DataType::Vec4U32, DataType::Vec2U32, "$a.xy"},
 };
 
@@ -103,6 +125,19 @@ std::optional<std::string> mutated(const Dialect& d, UnOp op) {
   return std::nullopt;
 }
 
+/// The low-half selection `row` ("$a.xy", "make_uint2($a.x, $a.y)") made to
+/// select the high half: each component x after a '.' becomes z, each y w.
+std::string high_half(std::string_view row) {
+  std::string out(row);
+  for (size_t i = 1; i < out.size(); ++i) {
+    if (out[i - 1] != '.') continue;
+    for (size_t j = i; j < out.size() && (out[j] == 'x' || out[j] == 'y'); ++j) {
+      out[j] = out[j] == 'x' ? 'z' : 'w';
+    }
+  }
+  return out;
+}
+
 std::optional<std::string> mutated_cast(const Dialect& d, DataType from, DataType to) {
   const auto cast = [&](DataType f, DataType t, std::string_view x) {
     return expand(cast_row(d, f, t), {x});
@@ -115,7 +150,7 @@ std::optional<std::string> mutated_cast(const Dialect& d, DataType from, DataTyp
   if (from == T::U64 && to == T::Bool && mutant_active(Mutant::CastU64ToBoolLowWord))
     return cast(T::U32, T::Bool, cast(T::U64, T::U32, "$a"));
   if (from == T::Vec4U32 && to == T::Vec2U32 && mutant_active(Mutant::CastVec4ToVec2HighHalf))
-    return "$a.zw";
+    return high_half(cast_row(d, T::Vec4U32, T::Vec2U32));
   return std::nullopt;
 }
 

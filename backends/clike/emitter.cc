@@ -50,7 +50,7 @@ class Emitter : public Code {
     scopes_.emplace_back();
     for (const Node& n : program_.entry) node(n);
     if (error_) return *error_;
-    if (budget_ != 0) return "  uint vyre_iterations = 0u;\n" + body_;
+    if (budget_ != 0) return "  " + value_type(DataType::U32) + " vyre_iterations = 0u;\n" + body_;
     return body_;
   }
 
@@ -234,11 +234,11 @@ class Emitter : public Code {
                              !loop.to->as<expr::Atomic>();
     const Value hi = reevaluated ? Value{"h" + std::to_string(next_temp_++), DataType::U32}
                                  : temp_value(DataType::U32, to.text);
-    if (reevaluated) line("uint " + hi.text + " = " + to.text + ";");
+    if (reevaluated) line(value_type(DataType::U32) + " " + hi.text + " = " + to.text + ";");
     const std::string counter = "c" + std::to_string(next_temp_++);
     // Half-open: the counter never passes `hi`, so it cannot wrap. It lives
     // outside the `for`, so that the check after the loop can read it.
-    line("uint " + counter + " = " + lo.text + ";");
+    line(value_type(DataType::U32) + " " + counter + " = " + lo.text + ";");
     const char* below = mutant_active(Mutant::LoopBoundInclusive) ? " <= " : " < ";
     line("for (; " + counter + below + hi.text + "; ++" + counter + ") {");
     ++indent_;
@@ -255,7 +255,7 @@ class Emitter : public Code {
     // Each iteration's scope: the immutable loop variable, then the body.
     scopes_.emplace_back();
     const std::string var = local_name(loop.var);
-    line("const uint " + var + " = " + counter + ";");
+    line("const " + value_type(DataType::U32) + " " + var + " = " + counter + ";");
     scopes_.back()[loop.var] = {{var, DataType::U32}, false};
     for (const Node& n : loop.body) node(n);
     scopes_.pop_back();

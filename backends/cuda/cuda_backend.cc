@@ -10,6 +10,7 @@
 #include "backends/cuda/batch_run.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/dispatch_checks.h"
+#include "backends/cuda/lowering.h"
 #include "backends/cuda/module_cache.h"
 #include "backends/elapsed_ms.h"
 
@@ -281,7 +282,7 @@ uint64_t CudaBackend::contexts_created() const {
 }
 
 std::unique_ptr<Backend> make_cuda_backend(const BackendOptions& options) {
-  return std::make_unique<CudaBackend>(options, KernelLowering{});
+  return std::make_unique<CudaBackend>(options, lower_for_backend);
 }
 
 }  // namespace vyre::cuda

@@ -1,17 +1,16 @@
 // What a lowered CUDA kernel expects from the host: its parameters in order,
 // shared by the lowering (which declares them) and the runtime (which passes
-// them to cuLaunchKernel), so the two cannot disagree. The layout is the
-// OpenCL backend's: a pointer per bound buffer, then a u32 element count per
-// bound buffer, then the control buffer when the program loops.
+// them to cuLaunchKernel), so the two cannot disagree. The buffers, their
+// order and the control buffer are clike's EntryInterface, as for OpenCL:
+// a pointer per bound buffer, then a u32 element count per bound buffer,
+// then the control buffer when the program loops.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
 
-#include "spec/ir/program.h"
+#include "backends/clike/entry_interface.h"
 
 namespace vyre::cuda {
 
@@ -19,34 +18,19 @@ namespace vyre::cuda {
 inline constexpr const char* kKernelName = "vyre_main";
 
 /// One non-workgroup buffer as the kernel sees it.
-struct KernelBuffer {
-  std::string name;  ///< The program's buffer name (host ABI key).
-  BufferAccess access = BufferAccess::ReadOnly;
-  DataType element = DataType::U32;
-  uint32_t declared_count = 0;  ///< The program's count (0 = sized by the host).
-};
+using KernelBuffer = clike::BoundBuffer;
 
-/// The host-facing layout of one lowered kernel. Bound buffers are ordered by
-/// binding number, name breaking ties.
-struct KernelInterface {
-  std::vector<KernelBuffer> buffers;
-  /// A one-word buffer, the last parameter, that an invocation sets to 1 when
-  /// it runs out of its loop iteration budget.
-  bool has_control_buffer = false;
-  std::array<uint32_t, 3> workgroup_size = {1, 1, 1};
-  /// Bytes of workgroup (__shared__) memory the kernel declares.
-  uint64_t workgroup_memory_bytes = 0;
-  /// Loop iterations per invocation before it stops (0 = no limit).
-  uint32_t loop_iteration_budget = 0;
-
-  /// Invocations per workgroup, saturating at UINT64_MAX.
-  uint64_t workgroup_invocations() const;
+/// The host-facing layout of one lowered kernel (clike::EntryInterface) as
+/// its parameters.
+struct KernelInterface : clike::EntryInterface {
   /// Parameters in order: pointers, counts, then the control buffer.
   size_t parameter_count() const { return 2 * buffers.size() + (has_control_buffer ? 1 : 0); }
 };
 
-/// The interface of `program`. No validation beyond what it needs.
-KernelInterface kernel_interface_of(const Program& program, uint32_t loop_iteration_budget);
+/// The interface of `program` (clike::entry_interface_of).
+inline KernelInterface kernel_interface_of(const Program& program, uint32_t loop_iteration_budget) {
+  return {clike::entry_interface_of(program, loop_iteration_budget)};
+}
 
 /// A program lowered for CUDA: the kernel source and its parameters.
 struct LoweredKernel {

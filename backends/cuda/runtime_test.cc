@@ -1,15 +1,21 @@
-// The cuda backend on a CUDA device, with hand-written CUDA C kernels (the
-// lowering is tested by its own goldens): NVRTC and the module cache, host
-// bytes, counts and zero padding, batched runs, the loop budget's control
-// word, a hung kernel's timeout and a faulting kernel's recovery, build
-// errors, device limits and selection. Without a device every test FAILS;
+// The cuda backend on a CUDA device, with hand-written CUDA C kernels: NVRTC
+// and the module cache, host bytes, counts and zero padding, batched runs, the
+// loop budget's control word, a hung kernel's timeout and a faulting kernel's
+// recovery, build errors, device limits and selection; and spec/examples
+// programs lowered by the registry's backend (shared memory, barriers, loops,
+// contended atomics) against hand-computed bytes. Without a device every test FAILS;
 // the label `cuda` keeps them out of `ctest --preset default`.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "backends/cuda/cuda_backend.h"
+#include "spec/text/text_format.h"
 
 namespace vyre::cuda {
 namespace {
@@ -314,6 +320,53 @@ TEST(CudaRuntime, DeviceIsChosenByIndexOrNameAndBadSelectorsAreExplained) {
     EXPECT_NE(caps.unavailable.find("devices:\n  0: " + first), std::string::npos)
         << caps.unavailable;
   }
+}
+
+/// spec/examples/`name`.vyre compiled by the registry's cuda backend.
+std::shared_ptr<const CompiledProgram> compiled_example(Backend& backend, const std::string& name) {
+  std::ifstream in(std::filesystem::path(VYRE_SOURCE_DIR) / "spec/examples" / (name + ".vyre"));
+  std::ostringstream text;
+  text << in.rdbuf();
+  const Result<Program> program = parse_program(text.str());
+  EXPECT_TRUE(program.ok()) << name;
+  if (!program.ok()) return nullptr;
+  CompileOutcome compiled = backend.compile(*program);
+  EXPECT_EQ(compiled.status, Status::Ok) << compiled.message;
+  return compiled.program;
+}
+
+TEST(CudaLoweredRuntime, WorkgroupSumAddsEachWorkgroupsElements) {
+  std::unique_ptr<Backend> backend = make_cuda_backend({});
+  ASSERT_TRUE(backend->probe().unavailable.empty()) << backend->probe().unavailable;
+  auto program = compiled_example(*backend, "workgroup_sum");
+  ASSERT_NE(program, nullptr);
+  std::vector<uint32_t> input(200);
+  for (uint32_t i = 0; i < 200; ++i) input[i] = i;
+  // Workgroup w sums 64 w .. 64 w + 63 (elements past 199 count as 0).
+  DispatchOutcome out = backend->dispatch(
+      *program, {{"input", words(input)}, {"sums", words({9, 9, 9, 9, 9})}}, grid(4));
+  ASSERT_EQ(out.status, Status::Ok) << out.message;
+  EXPECT_EQ(out.outputs.at("sums"), words({2016, 6112, 10208, 1564, 9}));
+}
+
+TEST(CudaLoweredRuntime, HistogramCountsEveryValueOnce) {
+  std::unique_ptr<Backend> backend = make_cuda_backend({});
+  ASSERT_TRUE(backend->probe().unavailable.empty()) << backend->probe().unavailable;
+  auto program = compiled_example(*backend, "histogram");
+  ASSERT_NE(program, nullptr);
+  std::vector<uint32_t> values(100);
+  for (uint32_t i = 0; i < 100; ++i) values[i] = i;
+  // 100 values: bins 0..3 get 7 each, bins 4..15 get 6.
+  std::vector<uint32_t> bins(16, 6);
+  for (int b = 0; b < 4; ++b) bins[b] = 7;
+  BatchOptions options;
+  options.runs = 20;
+  BatchOutcome out = backend->dispatch_runs(
+      *program, {{"values", words(values)}, {"bins", words(std::vector<uint32_t>(16, 0))}}, grid(2),
+      options);
+  ASSERT_EQ(out.status, Status::Ok) << out.message;
+  EXPECT_EQ(out.first_outputs.at("bins"), words(bins));
+  EXPECT_EQ(out.differing_runs, 0u);
 }
 
 }  // namespace

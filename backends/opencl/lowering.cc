@@ -1,7 +1,8 @@
 // Program -> validated -> OpenCL C.
 #include "backends/opencl/lowering.h"
 
-#include "backends/opencl/opencl_c_buffers.h"
+#include "backends/clike/buffer_accessor.h"
+#include "backends/clike/validation_error.h"
 #include "backends/opencl/opencl_c_emitter.h"
 #include "spec/validate/validator.h"
 
@@ -14,14 +15,7 @@ constexpr uint32_t kMaxKernelInt = 0x7FFFFFFF;
 }  // namespace
 
 Result<LoweredKernel> lower_program(const Program& program, uint32_t loop_iteration_budget) {
-  const std::vector<Diagnostic> diagnostics = validate(program);
-  if (!diagnostics.empty()) {
-    std::string message = "invalid program:";
-    for (const Diagnostic& d : diagnostics) {
-      message += "\n" + std::string(name_of(d.rule)) + ": " + d.message;
-    }
-    return Error{message};
-  }
+  if (std::optional<Error> invalid = clike::validation_error(program)) return *invalid;
   if (std::optional<std::string> beyond = beyond_opencl_c_limits(program)) return Error{*beyond};
   LoweredKernel lowered;
   lowered.iface = kernel_interface_of(program, loop_iteration_budget);

@@ -6,11 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/clike/buffer_accessor.h"
 #include "backends/opencl/opencl_backend.h"
-#include "backends/opencl/opencl_c_buffers.h"
 #include "backends/opencl/opencl_c_dialect.h"
 #include "spec/ir/builder.h"
-#include "spec/ir/casts.h"
 
 namespace vyre::opencl {
 namespace {
@@ -31,23 +30,6 @@ void expect_snippet(const std::string& source, const std::string& snippet) {
 }
 
 const BufferDecl kOut = storage("out", 0, BufferAccess::ReadWrite);
-
-TEST(OpenClTables, EveryOperatorAndAtomicHasARow) {
-  for (BinOp op : all_bin_ops())
-    EXPECT_FALSE(opencl_c_dialect().pattern(op).empty()) << name_of(op);
-  for (UnOp op : all_un_ops()) EXPECT_FALSE(opencl_c_dialect().pattern(op).empty()) << name_of(op);
-  for (AtomicOp op : all_atomic_ops()) EXPECT_FALSE(opencl_c_dialect().atomic_function(op).empty());
-}
-
-TEST(OpenClTables, CastCellsAreExactlyTheValidOnesOfThePinnedTable) {
-  for (DataType from : all_data_types()) {
-    for (DataType to : all_data_types()) {
-      const bool valid = cast_verdict(from, to) == CastVerdict::Valid && from != DataType::Bytes;
-      EXPECT_EQ(opencl_c_dialect().cast_pattern(from, to).has_value(), valid)
-          << name_of(from) << " -> " << name_of(to);
-    }
-  }
-}
 
 TEST(OpenClTables, DivisionNeverDividesByZeroAndShiftsMaskTheirCount) {
   // S3: x / 0 = x % 0 = 0, and no division by 0 is ever evaluated (CPU traps).

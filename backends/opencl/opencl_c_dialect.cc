@@ -21,26 +21,10 @@ constexpr clike::TypeSpelling kTypes[] = {
     {DataType::Vec4U32, "uint4", "uint4", "((uint4)(0u))", "(uint4)(0u)", "$a", "$a"},
 };
 
-// The rows OpenCL C spells its own way; the arithmetic, bitwise and shift rows
-// every C-like language shares are clike's (dialect.cc: Div and Mod never
-// divide by 0, which traps on PoCL). Scalar comparisons yield int 0/1, so
-// each is turned into a uint 0/1.
-constexpr std::pair<BinOp, std::string_view> kBinOps[] = {
-    {BinOp::Eq, "($a == $b ? 1u : 0u)"},
-    {BinOp::Ne, "($a != $b ? 1u : 0u)"},
-    {BinOp::Lt, "($a < $b ? 1u : 0u)"},
-    {BinOp::Gt, "($a > $b ? 1u : 0u)"},
-    {BinOp::Le, "($a <= $b ? 1u : 0u)"},
-    {BinOp::Ge, "($a >= $b ? 1u : 0u)"},
-    {BinOp::And, "($a != 0u && $b != 0u ? 1u : 0u)"},
-    {BinOp::Or, "($a != 0u || $b != 0u ? 1u : 0u)"},
-};
-
 // clz(0) is 32 in OpenCL C, but the test is written out so that no device's
 // reading of that rule matters. OpenCL C 1.2 has no ctz: the lowest set bit
 // (a & -a) has 31 - clz trailing zeros. Nor has it a bit reversal.
 constexpr std::pair<UnOp, std::string_view> kUnOps[] = {
-    {UnOp::LogicalNot, "($a == 0u ? 1u : 0u)"},
     {UnOp::Popcount, "popcount($a)"},
     {UnOp::Clz, "($a == 0u ? 32u : clz($a))"},
     {UnOp::Ctz, "($a == 0u ? 32u : 31u - clz($a & (0u - $a)))"},
@@ -48,32 +32,25 @@ constexpr std::pair<UnOp, std::string_view> kUnOps[] = {
 };
 
 // The valid non-identity cells of the pinned cast table but the component
-// selections clike shares; identity casts are "$a" and every other cell is
+// selections and Bool casts clike shares; identity casts are "$a" and every other cell is
 // rejected. u32 <-> i32 reinterpret the bits
 // (as_int/as_uint), because a C conversion of an out-of-range value is
 // implementation-defined. A scalar cast to a vector type splats it.
 constexpr clike::CastSpelling kCasts[] = {
     {DataType::U32, DataType::I32, "as_int($a)"},
-    {DataType::U32, DataType::Bool, "($a != 0u)"},
     {DataType::U32, DataType::U64, "((uint2)($a, 0u))"},
     {DataType::U32, DataType::Vec2U32, "((uint2)($a))"},
     {DataType::U32, DataType::Vec4U32, "((uint4)($a))"},
     {DataType::I32, DataType::U32, "as_uint($a)"},
-    {DataType::I32, DataType::Bool, "($a != 0)"},
     {DataType::I32, DataType::U64, "((uint2)(as_uint($a), $a < 0 ? 0xFFFFFFFFu : 0u))"},
     {DataType::I32, DataType::Vec2U32, "((uint2)(as_uint($a)))"},
     {DataType::I32, DataType::Vec4U32, "((uint4)(as_uint($a)))"},
-    {DataType::Bool, DataType::U32, "($a ? 1u : 0u)"},
-    {DataType::Bool, DataType::I32, "($a ? 1 : 0)"},
     {DataType::Bool, DataType::U64, "((uint2)($a ? 1u : 0u, 0u))"},
     {DataType::Bool, DataType::Vec2U32, "((uint2)($a ? 1u : 0u))"},
     {DataType::Bool, DataType::Vec4U32, "((uint4)($a ? 1u : 0u))"},
     {DataType::U64, DataType::I32, "as_int($a.x)"},
-    {DataType::U64, DataType::Bool, "(($a.x | $a.y) != 0u)"},
     {DataType::Vec2U32, DataType::I32, "as_int($a.x)"},
-    {DataType::Vec2U32, DataType::Bool, "(($a.x | $a.y) != 0u)"},
     {DataType::Vec4U32, DataType::I32, "as_int($a.x)"},
-    {DataType::Vec4U32, DataType::Bool, "(($a.x | $a.y | $a.z | $a.w) != 0u)"},
 };
 
 // OpenCL 1.2 core 32-bit atomics on __global memory: relaxed, device scope.
@@ -104,7 +81,8 @@ const clike::Dialect& opencl_c_dialect() {
   static constexpr clike::Dialect kOpenClC = {
       .name = "OpenCL C 1.2",
       .types = kTypes,
-      .bin_ops = kBinOps,
+      // Every operator row but the unary ones below is clike's common one.
+      .bin_ops = {},
       .un_ops = kUnOps,
       .casts = kCasts,
       .atomics = kAtomics,
@@ -117,6 +95,19 @@ const clike::Dialect& opencl_c_dialect() {
       .prelude = kPrelude,
   };
   return kOpenClC;
+}
+
+const clike::KernelSpelling& opencl_c_kernel() {
+  // Uniform buffers live in __constant memory; the ids are size_t, so the
+  // local index is computed in size_t and narrowed once.
+  static constexpr clike::KernelSpelling kKernel = {
+      .uniform_pointer = "__constant $a*",
+      .read_only_pointer = "__global const $a*",
+      .read_write_pointer = "__global $a*",
+      .workgroup_array = "__local ",
+      .local_index = "(uint)(get_local_id(2) * $a + get_local_id(1) * $b + get_local_id(0))",
+  };
+  return kKernel;
 }
 
 }  // namespace vyre::opencl

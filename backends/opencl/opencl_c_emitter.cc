@@ -3,14 +3,13 @@
 #include "backends/opencl/opencl_c_emitter.h"
 
 #include "backends/clike/emitter.h"
-#include "backends/opencl/opencl_c_buffers.h"
 #include "backends/opencl/opencl_c_dialect.h"
 
 namespace vyre::opencl {
 
 Result<std::string> emit_opencl_c(const Program& program, const KernelInterface& iface,
                                   const OpRegistry& ops) {
-  ClBuffers buffers(program, iface);
+  clike::KernelBuffers buffers(program, iface, opencl_c_dialect(), opencl_c_kernel());
   Result<std::string> body =
       clike::emit_body(program, opencl_c_dialect(), buffers, iface.loop_iteration_budget, ops);
   if (!body.ok()) return body.error();

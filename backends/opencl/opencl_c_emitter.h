@@ -1,6 +1,6 @@
 // Lowering of a vyre Program to one OpenCL C 1.2 kernel: the shared C-like
 // emitter (backends/clike/emitter.h) in the OpenCL C dialect, with the buffers
-// reached through guarded statements (opencl_c_buffers.h).
+// reached through guarded statements (clike/kernel_buffers.h).
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 // Program -> GLSL -> SPIR-V -> validated SPIR-V.
 #include "backends/vulkan/lowering.h"
 
+#include "backends/clike/validation_error.h"
 #include "backends/vulkan/glsl_buffers.h"
 #include "backends/vulkan/glsl_emitter.h"
 #include "spec/validate/validator.h"
@@ -20,14 +21,7 @@ Error internal_error(const std::string& stage, const std::string& log, const std
 }  // namespace
 
 Result<LoweredProgram> lower_program(const Program& program, uint32_t loop_iteration_budget) {
-  const std::vector<Diagnostic> diagnostics = validate(program);
-  if (!diagnostics.empty()) {
-    std::string message = "invalid program:";
-    for (const Diagnostic& d : diagnostics) {
-      message += "\n" + std::string(name_of(d.rule)) + ": " + d.message;
-    }
-    return Error{message};
-  }
+  if (std::optional<Error> invalid = clike::validation_error(program)) return *invalid;
   if (std::optional<std::string> beyond = beyond_glsl_limits(program)) return Error{*beyond};
   LoweredProgram lowered;
   lowered.iface = shader_interface_of(program, loop_iteration_budget);

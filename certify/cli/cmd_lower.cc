@@ -1,12 +1,15 @@
-// `vyre-certify lower FILE [--backend vulkan|opencl] [--emit spirv|spirv-asm|glsl|opencl-c]
-// [-o OUT]`: the SPIR-V the vulkan backend would run for a program, as binary
-// words, as SPIRV-Tools disassembly, or as GLSL decompiled by SPIRV-Cross; or
-// the OpenCL C the opencl backend would build. Needs no device.
+// `vyre-certify lower FILE [--backend vulkan|opencl|cuda]
+// [--emit spirv|spirv-asm|glsl|opencl-c|cuda-c] [-o OUT]`: the SPIR-V the
+// vulkan backend would run for a program, as binary words, as SPIRV-Tools
+// disassembly, or as GLSL decompiled by SPIRV-Cross; the OpenCL C the opencl
+// backend would build; or the CUDA C the cuda backend gives NVRTC. Needs no
+// device.
 #include <cstdio>
 #include <fstream>
 #include <optional>
 #include <string>
 
+#include "backends/cuda/lowering.h"
 #include "backends/opencl/lowering.h"
 #include "backends/vulkan/lowering.h"
 #include "certify/cli/command.h"
@@ -19,21 +22,25 @@ namespace vyre::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "vyre-certify lower FILE [--backend vulkan|opencl] [--emit spirv|spirv-asm|glsl|opencl-c]\n"
-    "                   [-o OUT]\n"
-    "  Lowers the program in FILE for the backend (vulkan, the default, or opencl) and\n"
-    "  writes the result to OUT, or to stdout: for vulkan, spirv (default) is the binary\n"
-    "  module, spirv-asm its SPIRV-Tools disassembly, glsl the module decompiled by\n"
-    "  SPIRV-Cross; for opencl, opencl-c (its default and only form) is the kernel source.\n"
+    "vyre-certify lower FILE [--backend vulkan|opencl|cuda]\n"
+    "                   [--emit spirv|spirv-asm|glsl|opencl-c|cuda-c] [-o OUT]\n"
+    "  Lowers the program in FILE for the backend (vulkan, the default, opencl or cuda)\n"
+    "  and writes the result to OUT, or to stdout: for vulkan, spirv (default) is the\n"
+    "  binary module, spirv-asm its SPIRV-Tools disassembly, glsl the module decompiled\n"
+    "  by SPIRV-Cross; for opencl, opencl-c (its default and only form) is the kernel\n"
+    "  source; for cuda, cuda-c (its default and only form) is the source NVRTC compiles.\n"
     "  Exit 0: lowered; 1: the program is invalid (diagnostics on stderr) or cannot be\n"
     "  lowered; 2: FILE cannot be read or parsed, OUT cannot be written, or bad usage.";
 
-enum class Emit : uint8_t { Spirv, SpirvAsm, Glsl, OpenClC };
+enum class Emit : uint8_t { Spirv, SpirvAsm, Glsl, OpenClC, CudaC };
+
+/// The backends that lower, each with the one form it emits besides SPIR-V's.
+enum class LowerBackend : uint8_t { Vulkan, OpenCl, Cuda };
 
 struct LowerFlags {
   std::string file;
   std::string out;
-  bool opencl = false;
+  LowerBackend backend = LowerBackend::Vulkan;
   std::optional<Emit> emit;
 };
 
@@ -52,10 +59,15 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, LowerF
       if (arg == "-o") {
         flags.out = value;
       } else if (arg == "--backend") {
-        if (value != "vulkan" && value != "opencl") {
-          return "backend `" + value + "` has no lowering; `vulkan` and `opencl` lower";
+        if (value == "vulkan") {
+          flags.backend = LowerBackend::Vulkan;
+        } else if (value == "opencl") {
+          flags.backend = LowerBackend::OpenCl;
+        } else if (value == "cuda") {
+          flags.backend = LowerBackend::Cuda;
+        } else {
+          return "backend `" + value + "` has no lowering; `vulkan`, `opencl` and `cuda` lower";
         }
-        flags.opencl = value == "opencl";
       } else if (arg == "--emit") {
         if (value == "spirv") {
           flags.emit = Emit::Spirv;
@@ -65,8 +77,10 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, LowerF
           flags.emit = Emit::Glsl;
         } else if (value == "opencl-c") {
           flags.emit = Emit::OpenClC;
+        } else if (value == "cuda-c") {
+          flags.emit = Emit::CudaC;
         } else {
-          return "unknown --emit `" + value + "`; use spirv, spirv-asm, glsl or opencl-c";
+          return "unknown --emit `" + value + "`; use spirv, spirv-asm, glsl, opencl-c or cuda-c";
         }
       }
     } else if (arg.starts_with("-") && arg != "-") {
@@ -78,10 +92,16 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, LowerF
     }
   }
   if (flags.file.empty()) return "no FILE given";
-  if (flags.emit && (*flags.emit == Emit::OpenClC) != flags.opencl) {
-    return flags.opencl ? "--backend opencl emits only opencl-c"
-                        : "--emit opencl-c needs --backend opencl";
-  }
+  if (!flags.emit) return std::nullopt;
+  const Emit emit = *flags.emit;
+  if (flags.backend == LowerBackend::OpenCl && emit != Emit::OpenClC)
+    return "--backend opencl emits only opencl-c";
+  if (flags.backend == LowerBackend::Cuda && emit != Emit::CudaC)
+    return "--backend cuda emits only cuda-c";
+  if (emit == Emit::OpenClC && flags.backend != LowerBackend::OpenCl)
+    return "--emit opencl-c needs --backend opencl";
+  if (emit == Emit::CudaC && flags.backend != LowerBackend::Cuda)
+    return "--emit cuda-c needs --backend cuda";
   return std::nullopt;
 }
 
@@ -96,15 +116,21 @@ Result<std::string> render(const vulkan::SpirvWords& spirv, Emit emit) {
     case Emit::Glsl:
       return vulkan::spirv_to_glsl(spirv);
     case Emit::OpenClC:
-      break;  // Not a SPIR-V form: lowered_output renders it.
+    case Emit::CudaC:
+      break;  // Not SPIR-V forms: lowered_output renders them.
   }
   return Error{"unknown output form"};
 }
 
 /// The program lowered for the chosen backend, in the requested form.
 Result<std::string> lowered_output(const Program& program, const LowerFlags& flags) {
-  if (flags.opencl) {
+  if (flags.backend == LowerBackend::OpenCl) {
     Result<opencl::LoweredKernel> kernel = opencl::lower_program(program);
+    if (!kernel.ok()) return kernel.error();
+    return kernel->source;
+  }
+  if (flags.backend == LowerBackend::Cuda) {
+    Result<cuda::LoweredKernel> kernel = cuda::lower_program(program);
     if (!kernel.ok()) return kernel.error();
     return kernel->source;
   }

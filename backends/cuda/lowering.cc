@@ -1,0 +1,60 @@
+// Program -> validated -> CUDA C.
+#include "backends/cuda/lowering.h"
+
+#include "backends/clike/emitter.h"
+#include "backends/clike/kernel_buffers.h"
+#include "backends/clike/validation_error.h"
+#include "backends/cuda/cuda_c_dialect.h"
+
+namespace vyre::cuda {
+namespace {
+
+/// Largest workgroup __launch_bounds__ can name.
+constexpr uint64_t kMaxKernelInt = 0x7FFFFFFF;
+
+}  // namespace
+
+Result<std::string> emit_cuda_c(const Program& program, const KernelInterface& iface,
+                                const OpRegistry& ops) {
+  clike::KernelBuffers buffers(program, iface, cuda_c_dialect(), cuda_c_kernel());
+  Result<std::string> body =
+      clike::emit_body(program, cuda_c_dialect(), buffers, iface.loop_iteration_budget, ops);
+  if (!body.ok()) return body.error();
+  // The workgroup's invocations as the most a block of this kernel has, so
+  // NVRTC allots registers for a block of that size (spilling if it must)
+  // rather than leaving the kernel unlaunchable at it.
+  return "// Lowered from a vyre 0.4.0 program (backends/cuda).\n" +
+         std::string(cuda_c_dialect().prelude) + "extern \"C\" __global__ void __launch_bounds__(" +
+         std::to_string(iface.workgroup_invocations()) + ") " + kKernelName + "(" +
+         buffers.parameters() + ") {\n" + buffers.workgroup_memory() + *body + "}\n";
+}
+
+Result<LoweredKernel> lower_program(const Program& program, uint32_t loop_iteration_budget) {
+  if (std::optional<Error> invalid = clike::validation_error(program)) return *invalid;
+  if (std::optional<std::string> beyond = beyond_cuda_c_limits(program)) return Error{*beyond};
+  LoweredKernel lowered;
+  lowered.iface = kernel_interface_of(program, loop_iteration_budget);
+  Result<std::string> source = emit_cuda_c(program, lowered.iface);
+  if (!source.ok()) return source.error();
+  lowered.source = std::move(*source);
+  return lowered;
+}
+
+std::optional<std::string> beyond_cuda_c_limits(const Program& program) {
+  const uint64_t invocations = kernel_interface_of(program, 0).workgroup_invocations();
+  if (invocations <= kMaxKernelInt) return std::nullopt;
+  return "the workgroup's " + std::to_string(invocations) + " invocations are past " +
+         std::to_string(kMaxKernelInt) +
+         ", the largest int __launch_bounds__ takes, so no CUDA kernel can express this program";
+}
+
+LoweringOutcome lower_for_backend(const Program& program, uint32_t loop_iteration_budget) {
+  Result<LoweredKernel> lowered = lower_program(program, loop_iteration_budget);
+  if (lowered.ok()) return {Status::Ok, "", std::move(*lowered)};
+  const bool valid = !clike::validation_error(program).has_value();
+  return {valid && beyond_cuda_c_limits(program) ? Status::NotSupported : Status::CompileError,
+          lowered.error().message,
+          {}};
+}
+
+}  // namespace vyre::cuda
