@@ -61,7 +61,7 @@ class BufferAccessor {
   virtual void store(Code& code, const Access& a) = 0;
   /// Writes the atomic `a.op`; the old value's text.
   virtual std::string atomic(Code& code, const Access& a) = 0;
-  /// The statement that records a spent loop iteration budget and returns.
+  /// The statement that records a spent loop iteration budget.
   virtual std::string budget_exhausted() const = 0;
   /// The statement that records a loop ended before its bound; empty where
   /// the control buffer has no word for it.

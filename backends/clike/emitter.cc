@@ -249,8 +249,16 @@ class Emitter : public Code {
     if (if_depth_ > 0) ++loop_under_if_depth_;
     loop_ends_.push_back(counter + " = " + hi.text);
     if (budget_ != 0) {
+      // Where no cut-short check follows the loop (OpenCL C), a spent budget
+      // leaves the loop, not the kernel: every later check fails at once, the
+      // host discards the run (Timeout), and the kernel keeps a single exit.
+      // PoCL 3.1 builds a kernel whose loops `return` before a barrier several
+      // times slower (L5/random/000018 of seed 1: 3.9 s of CPU at its first
+      // enqueue, 1.0 s with `break`), long enough to pass the deadline. GLSL
+      // returns: its cut-short check would take a break for a driver's cut.
+      const char* leave = buffers_.loop_cut_short().empty() ? " break; }" : " return; }";
       line("if (++vyre_iterations > " + std::to_string(budget_) + "u) { " +
-           buffers_.budget_exhausted() + " return; }");
+           buffers_.budget_exhausted() + leave);
     }
     // Each iteration's scope: the immutable loop variable, then the body.
     scopes_.emplace_back();

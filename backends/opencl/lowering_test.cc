@@ -116,7 +116,7 @@ TEST(OpenClLowering, LoopsEvaluateBoundsOnceAndCountIterations) {
       {{kOut}, {1, 1, 1}, {loop("i", u32(2), buflen("out"), {store("out", var("i"), u32(1))})}});
   expect_snippet(source, "const uint t0 = 2u;\n    const uint t1 = n0;\n");
   expect_snippet(source, "uint c2 = t0;\n    for (; c2 < t1; ++c2) {");
-  expect_snippet(source, "if (++vyre_iterations > 67108864u) { vyre_control[0] = 1u; return; }");
+  expect_snippet(source, "if (++vyre_iterations > 67108864u) { vyre_control[0] = 1u; break; }");
   expect_snippet(source, "const uint v0_i = c2;");
   expect_snippet(source, "__global uint* vyre_control  // word 0: a loop iteration budget ran out");
 }

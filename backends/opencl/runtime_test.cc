@@ -115,6 +115,31 @@ TEST(OpenClRuntime, LoopBudgetStopsARunawayProgramAsTimeout) {
   EXPECT_EQ(out.status, Status::Ok) << out.message;
 }
 
+// A spent budget leaves the loop, not the kernel (a single exit keeps PoCL's
+// compile of loops before a barrier cheap): the loops around it and after it
+// must stop at their next check, or the outer 2^32 - 1 rounds would run into
+// the deadline instead of ending as the budget's Timeout.
+TEST(OpenClRuntime, LoopBudgetStopsNestedAndLaterLoopsToo) {
+  BackendOptions options;
+  options.loop_iteration_budget = 1000;
+  OpenClBackend backend(options);
+  const Program program{
+      {storage("n", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+      {1, 1, 1},
+      {let("x", u32(0)),
+       loop("i", u32(0), load("n", u32(0)),
+            {loop("j", u32(0), load("n", u32(0)), {assign("x", add(var("x"), var("j")))}),
+             store("out", u32(0), var("x"))}),
+       barrier(), loop("k", u32(0), load("n", u32(0)), {assign("x", add(var("x"), var("k")))}),
+       store("out", u32(0), var("x"))}};
+  CompileOutcome compiled = backend.compile(program);
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  DispatchOutcome out =
+      backend.dispatch(*compiled.program, {{"n", words({0xFFFFFFFFu})}, {"out", words({0})}}, {});
+  EXPECT_EQ(out.status, Status::Timeout) << out.message;
+  EXPECT_NE(out.message.find("more than 1000 loop iterations"), std::string::npos) << out.message;
+}
+
 TEST(OpenClRuntime, HungDispatchTimesOutAndTheContextIsRecreated) {
   BackendOptions options;
   options.loop_iteration_budget = 0;  // Let it spin; only the deadline stops it.
