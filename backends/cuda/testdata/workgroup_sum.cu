@@ -27,7 +27,7 @@ extern "C" __global__ void __launch_bounds__(64) vyre_main(
     const unsigned int t3 = 6u;
     unsigned int c4 = t2;
     for (; c4 < t3; ++c4) {
-      if (++vyre_iterations > 67108864u) { vyre_control[0] = 1u; return; }
+      if (++vyre_iterations > 67108864u) { vyre_control[0] = 1u; break; }
       const unsigned int v2_step = c4;
       const unsigned int t5 = 32u >> (v2_step & 31u);
       unsigned int v3_stride = t5;
