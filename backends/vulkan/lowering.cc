@@ -1,6 +1,7 @@
 // Program -> GLSL -> SPIR-V -> validated SPIR-V.
 #include "backends/vulkan/lowering.h"
 
+#include "backends/clike/int_limits.h"
 #include "backends/clike/validation_error.h"
 #include "backends/vulkan/glsl_buffers.h"
 #include "backends/vulkan/glsl_emitter.h"
@@ -8,10 +9,6 @@
 
 namespace vyre::vulkan {
 namespace {
-
-/// Largest workgroup size per axis and workgroup array length GLSL can write:
-/// layout qualifiers and array sizes are (positive) ints.
-constexpr uint32_t kMaxGlslInt = 0x7FFFFFFF;
 
 Error internal_error(const std::string& stage, const std::string& log, const std::string& glsl) {
   return Error{"internal error in the Vulkan lowering (please report it): " + stage + "\n" + log +
@@ -40,23 +37,7 @@ Result<LoweredProgram> lower_program(const Program& program, uint32_t loop_itera
 }
 
 std::optional<std::string> beyond_glsl_limits(const Program& program) {
-  constexpr const char* kAxes[] = {"x", "y", "z"};
-  const std::string limit = " is past " + std::to_string(kMaxGlslInt) +
-                            ", the largest int GLSL can write there, so no Vulkan shader can "
-                            "express this program";
-  for (size_t axis = 0; axis < 3; ++axis) {
-    if (program.workgroup_size[axis] > kMaxGlslInt) {
-      return "the workgroup size on " + std::string(kAxes[axis]) + " " +
-             std::to_string(program.workgroup_size[axis]) + limit;
-    }
-  }
-  for (const BufferDecl& decl : program.buffers) {
-    if (!takes_binding(decl.access) && decl.count > kMaxGlslInt) {
-      return "workgroup buffer `" + clike::printable(decl.name) + "` has " +
-             std::to_string(decl.count) + " elements, which" + limit;
-    }
-  }
-  return std::nullopt;
+  return clike::beyond_int_limits(program, "GLSL", "Vulkan shader");
 }
 
 Status lowering_failure_status(const Program& program) {
