@@ -149,6 +149,7 @@ Report run_certification(Backend& backend, const Capabilities& device,
   run_options.runs = options.runs;
   run_options.preferred_workgroup_size = usable_workgroup_size(device);
   run_options.case_budget = options.case_budget;
+  run_options.encodings = backend.encodings();
   // The reference (and the backend's compiler, when it allows) works ahead on
   // every host core while the backend runs; the OS shares the cores when the
   // backend uses them too (lavapipe).

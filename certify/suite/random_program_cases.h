@@ -26,7 +26,7 @@ inline constexpr uint32_t kRandomProgramCount = 400;
 /// program's seed, so every rewrite runs on about the same share of programs.
 /// Each variant is one more driver compile, the bulk of L5's cost on a CPU
 /// driver (lavapipe), so L5 runs a few per program rather than all seven.
-inline constexpr uint32_t kRandomProgramRewrites = 3;
+inline constexpr uint32_t kRandomProgramRewrites = 2;
 
 /// Step budget of the reference when it screens a generated program and when
 /// the reducer's predicate runs a candidate: a reduced loop bound may iterate
@@ -63,7 +63,8 @@ struct RandomProgramTally {
 
 /// The cases of the program with seed `program_seed`, named `id`: the
 /// program itself and kRandomProgramRewrites of its metamorphic variants
-/// (random_program_rewrites), all opted into reduction;
+/// (random_program_rewrites), all opted into reduction, the program of the
+/// small size class also in another encoding (DispatchCase::encoding_variant);
 /// nullopt when the reference rejects the program or flags it
 /// non-conforming (within random_program_step_budget). `run_seed` is recorded
 /// as the cases' input recipe.
