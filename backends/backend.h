@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "spec/ir/encoding.h"
 #include "spec/ir/host_abi.h"
 #include "spec/ir/program.h"
 
@@ -175,6 +176,13 @@ class Backend {
   /// Translates a validated program; runs nothing on a device (it may read
   /// the device's limits to refuse a program early).
   virtual CompileOutcome compile(const Program& program) = 0;
+  /// The encodings besides Encoding::AsEmitted that compile_encoded()
+  /// accepts (spirv-opt recipes, driver options); none by default.
+  virtual std::vector<Encoding> encodings() const { return {}; }
+  /// compile() in `encoding`: AsEmitted is compile() itself; an encoding
+  /// encodings() lists is that lowering of the same program; any other is
+  /// NotSupported naming it, never another lowering in its place.
+  virtual CompileOutcome compile_encoded(const Program& program, Encoding encoding);
   /// Runs a program from compile() of this backend.
   virtual DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                                    const Grid& grid) = 0;

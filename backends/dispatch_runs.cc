@@ -54,3 +54,17 @@ BatchOutcome Backend::dispatch_runs(const CompiledProgram& program, const Buffer
 }
 
 }  // namespace vyre
+
+namespace vyre {
+
+CompileOutcome Backend::compile_encoded(const Program& program, Encoding encoding) {
+  if (encoding == Encoding::AsEmitted) return compile(program);
+  std::string offered = "as-emitted";
+  for (Encoding e : encodings()) offered += ", " + std::string(name_of(e));
+  return {Status::NotSupported,
+          "the `" + name() + "` backend does not support the encoding `" +
+              std::string(name_of(encoding)) + "` (it compiles: " + offered + ")",
+          nullptr};
+}
+
+}  // namespace vyre

@@ -47,6 +47,10 @@ class FaultInjectingBackend final : public Backend {
   std::string name() const override { return inner_->name(); }
   Capabilities probe() override { return inner_->probe(); }
   CompileOutcome compile(const Program& program) override { return inner_->compile(program); }
+  std::vector<Encoding> encodings() const override { return inner_->encodings(); }
+  CompileOutcome compile_encoded(const Program& program, Encoding encoding) override {
+    return inner_->compile_encoded(program, encoding);
+  }
   bool compiles_concurrently() const override { return inner_->compiles_concurrently(); }
   void prepare(const CompiledProgram& program) override { inner_->prepare(program); }
   uint32_t concurrent_dispatches() const override { return inner_->concurrent_dispatches(); }

@@ -112,7 +112,7 @@ class Server {
                   program.error().message,
               request.call};
     }
-    CompileOutcome outcome = backend_.compile(*program);
+    CompileOutcome outcome = backend_.compile_encoded(*program, request.encoding);
     if (outcome.status == Status::Ok) {
       if (outcome.program == nullptr) {
         return {Status::BadOutput, "compile returned ok without a compiled program", request.call};
@@ -168,7 +168,8 @@ int serve_backend(const BackendFactory& factory, int requests_fd, int replies_fd
                      "",
                      backend.probe(),
                      backend.compiles_concurrently(),
-                     backend.concurrent_dispatches()};
+                     backend.concurrent_dispatches(),
+                     backend.encodings()};
   if (write_frame(replies_fd, encode(hello), kNoDeadline)) return kExitCannotReply;
 
   Server server(backend, replies_fd);

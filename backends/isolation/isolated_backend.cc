@@ -31,9 +31,9 @@ std::vector<uint64_t> ReleaseQueue::take() {
   return std::exchange(ids_, {});
 }
 
-IsolatedProgram::IsolatedProgram(uint64_t id, std::string text,
+IsolatedProgram::IsolatedProgram(uint64_t id, std::string text, Encoding encoding,
                                  std::shared_ptr<ReleaseQueue> releases)
-    : id_(id), text_(std::move(text)), releases_(std::move(releases)) {}
+    : id_(id), text_(std::move(text)), encoding_(encoding), releases_(std::move(releases)) {}
 
 IsolatedProgram::~IsolatedProgram() {
   releases_->push(id_);
@@ -89,6 +89,7 @@ std::optional<CallFailure> IsolatedBackend::try_start() {
     capabilities_ = hello.capabilities;
     compiles_concurrently_ = hello.compiles_concurrently;
     concurrent_dispatches_ = std::max<uint32_t>(hello.concurrent_dispatches, 1);
+    encodings_ = hello.encodings;
   }
   return std::nullopt;
 }
@@ -120,10 +121,12 @@ std::variant<Reply, CallFailure> IsolatedBackend::exchange(ChildConnection& chil
 }
 
 std::variant<CompileReplyMessage, CallFailure> IsolatedBackend::compile_in(
-    ChildConnection& child, uint64_t id, const std::string& text, const std::string& during) {
+    ChildConnection& child, uint64_t id, const std::string& text, Encoding encoding,
+    const std::string& during) {
   const uint64_t call = child.next_call();
-  auto reply = exchange<CompileReplyMessage>(child, call, encode(CompileMessage{id, text, call}),
-                                             during, options_.call_timeout, decode_compile_reply);
+  auto reply =
+      exchange<CompileReplyMessage>(child, call, encode(CompileMessage{id, text, call, encoding}),
+                                    during, options_.call_timeout, decode_compile_reply);
   if (auto* compiled = std::get_if<CompileReplyMessage>(&reply);
       compiled != nullptr && compiled->status == Status::Ok) {
     child.mark_held(id);
@@ -135,7 +138,7 @@ std::optional<CallFailure> IsolatedBackend::make_ready(ChildConnection& child,
                                                        const IsolatedProgram& program) {
   const uint64_t id = program.id();
   if (!child.holds(id)) {
-    auto reply = compile_in(child, id, program.text(),
+    auto reply = compile_in(child, id, program.text(), program.encoding(),
                             "re-compile of " + program_label(id) + " for a new backend process");
     if (auto* failure = std::get_if<CallFailure>(&reply)) return *failure;
     if (auto& compiled = std::get<CompileReplyMessage>(reply); compiled.status != Status::Ok) {
@@ -210,7 +213,16 @@ uint32_t IsolatedBackend::concurrent_dispatches() const {
   return concurrent_dispatches_;
 }
 
+std::vector<Encoding> IsolatedBackend::encodings() const {
+  std::lock_guard lock(mutex_);
+  return encodings_;
+}
+
 CompileOutcome IsolatedBackend::compile(const Program& program) {
+  return compile_encoded(program, Encoding::AsEmitted);
+}
+
+CompileOutcome IsolatedBackend::compile_encoded(const Program& program, Encoding encoding) {
   Connected child = connection();
   if (auto* failure = std::get_if<CallFailure>(&child)) {
     return {failure->status, failure->message, nullptr};
@@ -222,14 +234,14 @@ CompileOutcome IsolatedBackend::compile(const Program& program) {
   static std::atomic<uint64_t> next_id{1};
   const uint64_t id = next_id++;
   std::string text = print_program(program);
-  auto reply = compile_in(connected, id, text, "compile of " + program_label(id));
+  auto reply = compile_in(connected, id, text, encoding, "compile of " + program_label(id));
   if (auto* failure = std::get_if<CallFailure>(&reply)) {
     return {failure->status, failure->message, nullptr};
   }
   auto& compiled = std::get<CompileReplyMessage>(reply);
   if (compiled.status != Status::Ok) return {compiled.status, compiled.message, nullptr};
   return {Status::Ok, compiled.message,
-          std::make_shared<IsolatedProgram>(id, std::move(text), releases_)};
+          std::make_shared<IsolatedProgram>(id, std::move(text), encoding, releases_)};
 }
 
 void IsolatedBackend::prepare(const CompiledProgram& program) {

@@ -37,17 +37,20 @@ class ReleaseQueue {
 /// child of that other backend keeps the program until it ends.
 class IsolatedProgram final : public CompiledProgram {
  public:
-  IsolatedProgram(uint64_t id, std::string text, std::shared_ptr<ReleaseQueue> releases);
+  IsolatedProgram(uint64_t id, std::string text, Encoding encoding,
+                  std::shared_ptr<ReleaseQueue> releases);
   ~IsolatedProgram() override;
   IsolatedProgram(const IsolatedProgram&) = delete;
   IsolatedProgram& operator=(const IsolatedProgram&) = delete;
 
   uint64_t id() const { return id_; }
   const std::string& text() const { return text_; }
+  Encoding encoding() const { return encoding_; }
 
  private:
   uint64_t id_;
   std::string text_;
+  Encoding encoding_;
   std::shared_ptr<ReleaseQueue> releases_;
 };
 
@@ -66,6 +69,10 @@ class IsolatedBackend final : public Backend {
   std::string name() const override;
   Capabilities probe() override;
   CompileOutcome compile(const Program& program) override;
+  /// The encodings the child's backend listed in its hello (none before
+  /// the first start; probe() starts the child).
+  std::vector<Encoding> encodings() const override;
+  CompileOutcome compile_encoded(const Program& program, Encoding encoding) override;
   DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                            const Grid& grid) override;
   BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
@@ -90,6 +97,7 @@ class IsolatedBackend final : public Backend {
                                             std::chrono::milliseconds timeout, Decode decode);
   std::variant<CompileReplyMessage, CallFailure> compile_in(ChildConnection& child, uint64_t id,
                                                             const std::string& text,
+                                                            Encoding encoding,
                                                             const std::string& during);
   /// Compiles (if this child does not hold it) and prepares (if not done in
   /// this child) `program` before it runs there.
@@ -110,6 +118,7 @@ class IsolatedBackend final : public Backend {
   Capabilities capabilities_;
   bool compiles_concurrently_ = false;
   uint32_t concurrent_dispatches_ = 1;
+  std::vector<Encoding> encodings_;
   std::optional<CallFailure> start_failure_;
   uint32_t failed_starts_ = 0;  ///< In a row; reset by a successful start.
   std::shared_ptr<ReleaseQueue> releases_ = std::make_shared<ReleaseQueue>();

@@ -136,6 +136,22 @@ Result<T> decoded(const Frame& frame, MessageKind kind, const char* what, ReadFn
   return message;
 }
 
+/// Number of Encoding values; codes at or past it are malformed.
+constexpr uint32_t kEncodingCount = static_cast<uint32_t>(Encoding::ClOptDisable) + 1;
+
+void put_encoding(WireWriter& w, Encoding e) {
+  w.u8(static_cast<uint8_t>(e));
+}
+
+Encoding get_encoding(WireReader& r) {
+  const uint8_t code = r.u8();
+  if (code >= kEncodingCount) {
+    r.fail("unknown encoding code " + std::to_string(code));
+    return Encoding::AsEmitted;
+  }
+  return static_cast<Encoding>(code);
+}
+
 }  // namespace
 
 Frame encode(const HelloMessage& m) {
@@ -146,6 +162,8 @@ Frame encode(const HelloMessage& m) {
   put_capabilities(w, m.capabilities);
   w.u8(m.compiles_concurrently ? 1 : 0);
   w.u32(m.concurrent_dispatches);
+  w.u32(static_cast<uint32_t>(m.encodings.size()));
+  for (Encoding e : m.encodings) put_encoding(w, e);
   return framed(MessageKind::Hello, w);
 }
 
@@ -154,6 +172,7 @@ Frame encode(const CompileMessage& m) {
   w.u64(m.call);
   w.u64(m.id);
   w.text(m.text);
+  put_encoding(w, m.encoding);
   return framed(MessageKind::Compile, w);
 }
 
@@ -248,6 +267,12 @@ Result<HelloMessage> decode_hello(const Frame& frame) {
     if (concurrent > 1) r.fail("the compiles_concurrently flag is " + std::to_string(concurrent));
     m.compiles_concurrently = concurrent == 1;
     m.concurrent_dispatches = r.u32();
+    const uint32_t encodings = r.u32();
+    // Fewer than the encodings there are; a larger count is a broken frame.
+    if (encodings > kEncodingCount) r.fail(std::to_string(encodings) + " encodings listed");
+    for (uint32_t i = 0; i < encodings && i < kEncodingCount; ++i) {
+      m.encodings.push_back(get_encoding(r));
+    }
     return m;
   });
 }
@@ -258,6 +283,7 @@ Result<CompileMessage> decode_compile(const Frame& frame) {
     m.call = r.u64();
     m.id = r.u64();
     m.text = r.text();
+    m.encoding = get_encoding(r);
     return m;
   });
 }

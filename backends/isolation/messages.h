@@ -38,13 +38,15 @@ struct HelloMessage {
   Capabilities capabilities;
   bool compiles_concurrently = false;  ///< The backend's compiles_concurrently().
   uint32_t concurrent_dispatches = 1;  ///< The backend's concurrent_dispatches().
+  std::vector<Encoding> encodings;     ///< The backend's encodings().
 };
 
-/// Compile `text` and keep the result under `id`.
+/// Compile `text` in `encoding` and keep the result under `id`.
 struct CompileMessage {
   uint64_t id = 0;
   std::string text;
   uint64_t call = 0;
+  Encoding encoding = Encoding::AsEmitted;
 };
 
 /// The outcome of a compile, without the program (it stays in the child).

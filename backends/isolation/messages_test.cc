@@ -89,6 +89,25 @@ TEST(Messages, HelloCarriesTheConcurrencyQueries) {
   EXPECT_EQ(back->concurrent_dispatches, 8u);
 }
 
+TEST(Messages, EncodingsTravelInTheHelloAndEachCompile) {
+  HelloMessage hello;
+  hello.ok = true;
+  hello.encodings = {Encoding::SpirvOptPerformance, Encoding::SpirvOptSize};
+  auto back = decode_hello(encode(hello));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->encodings, hello.encodings);
+  auto compile = decode_compile(encode(CompileMessage{5, "p", 6, Encoding::ClOptDisable}));
+  ASSERT_TRUE(compile.ok()) << compile.error().message;
+  EXPECT_EQ(compile->encoding, Encoding::ClOptDisable);
+  // An encoding code past the last is a malformed frame, never another encoding.
+  Frame frame = encode(CompileMessage{5, "p", 6, Encoding::ClOptDisable});
+  frame.payload.back() = 4;
+  auto bad = decode_compile(frame);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("unknown encoding code 4"), std::string::npos)
+      << bad.error().message;
+}
+
 RC_GTEST_PROP(Messages, DispatchRunsAndItsReplyRoundTrip,
               (uint64_t call, const BufferSet& inputs, const BufferSet& first,
                const BufferSet& other, uint32_t runs)) {

@@ -170,6 +170,18 @@ CompileOutcome OpenClBackend::compile(const Program& program) {
   return {Status::Ok, "", std::make_shared<OpenClProgram>(std::move(*lowered))};
 }
 
+std::vector<Encoding> OpenClBackend::encodings() const {
+  return {Encoding::ClOptDisable};
+}
+
+CompileOutcome OpenClBackend::compile_encoded(const Program& program, Encoding encoding) {
+  if (encoding != Encoding::ClOptDisable) return Backend::compile_encoded(program, encoding);
+  Result<LoweredKernel> lowered = lower_program(program, state_->options.loop_iteration_budget);
+  if (!lowered.ok()) return {lowering_failure_status(program), lowered.error().message, nullptr};
+  lowered->source.insert(0, kOptDisableLine);
+  return {Status::Ok, "", std::make_shared<OpenClProgram>(std::move(*lowered))};
+}
+
 /// A dispatch checked and its kernel found: what dispatch() and
 /// dispatch_runs() both need before they touch buffers.
 struct OpenClBackend::Ready {

@@ -43,6 +43,9 @@ class OpenClBackend final : public Backend {
   std::string name() const override { return "opencl"; }
   Capabilities probe() override;
   CompileOutcome compile(const Program& program) override;
+  /// cl-opt-disable: the same kernel built with `-cl-opt-disable`.
+  std::vector<Encoding> encodings() const override;
+  CompileOutcome compile_encoded(const Program& program, Encoding encoding) override;
   DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                            const Grid& grid) override;
   /// The runs enqueued together and waited for once per submission, each

@@ -49,6 +49,12 @@ BuiltKernel::~BuiltKernel() {
   if (kernel != nullptr && !program->queue().abandoned()) program->api().clReleaseKernel(kernel);
 }
 
+std::string build_options_of(std::string_view text) {
+  std::string options = kBuildOptions;
+  if (text.starts_with(kOptDisableLine)) options += " -cl-opt-disable";
+  return options;
+}
+
 ProgramBuilder::ProgramBuilder(const OpenClApi& api, std::shared_ptr<const ClQueue> queue,
                                DiskCache* disk, std::string device_key, std::string device_name,
                                std::shared_ptr<BuildCounts> counts)
@@ -130,7 +136,8 @@ std::shared_ptr<const BuiltKernel> ProgramBuilder::from_disk(std::string_view so
   const std::string entry(index->begin(), index->end());
   const size_t newline = entry.find('\n');
   if (newline != 64 || entry.size() == 65) return nullptr;
-  std::shared_ptr<const BuiltProgram> program = load_program(entry.substr(0, 64));
+  std::shared_ptr<const BuiltProgram> program =
+      load_program(entry.substr(0, 64), build_options_of(source));
   if (!program) return nullptr;
   Result<std::shared_ptr<const BuiltKernel>> kernel = make_kernel(program, entry.substr(65));
   if (!kernel.ok()) return nullptr;
@@ -138,7 +145,8 @@ std::shared_ptr<const BuiltKernel> ProgramBuilder::from_disk(std::string_view so
   return *kernel;
 }
 
-std::shared_ptr<const BuiltProgram> ProgramBuilder::load_program(const std::string& digest) {
+std::shared_ptr<const BuiltProgram> ProgramBuilder::load_program(const std::string& digest,
+                                                                 const std::string& options) {
   {
     std::lock_guard lock(mutex_);
     if (auto it = loaded_.find(digest); it != loaded_.end()) {
@@ -167,7 +175,7 @@ std::shared_ptr<const BuiltProgram> ProgramBuilder::load_program(const std::stri
   // a colliding key, or it is damaged in a way the digest cannot see) is a
   // miss: the kernel is built from source.
   if (error != CL_SUCCESS || binary_status != CL_SUCCESS ||
-      api_.clBuildProgram(program, 1, &device, kBuildOptions, nullptr, nullptr) != CL_SUCCESS) {
+      api_.clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
     return refused();
   }
   std::lock_guard lock(mutex_);
@@ -188,7 +196,8 @@ Result<std::shared_ptr<const BuiltProgram>> ProgramBuilder::build_program(const 
   auto held = std::make_shared<const BuiltProgram>(api_, queue_, program);
   cl_device_id device = queue_->device();
   ++counts_->programs_built;
-  error = api_.clBuildProgram(program, 1, &device, kBuildOptions, nullptr, nullptr);
+  const std::string options = build_options_of(text);
+  error = api_.clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr);
   if (error != CL_SUCCESS) {
     return Error{"the OpenCL compiler of " + device_name_ + " rejected the kernel (" +
                  cl_error_name(error) + "):\n" + build_log(api_, program, device) +

@@ -24,6 +24,15 @@ namespace vyre::opencl {
 /// IR has no floats, and none would be allowed to lose exactness).
 inline constexpr const char* kBuildOptions = "-cl-std=CL1.2";
 
+/// The first line of a kernel's source built with `-cl-opt-disable` as well
+/// (Encoding::ClOptDisable): the encoding travels in the source, so every
+/// cache key (in memory, on disk) tells the two builds apart.
+inline constexpr std::string_view kOptDisableLine = "// vyre encoding: cl-opt-disable\n";
+
+/// The clBuildProgram options of kernel source `text`: kBuildOptions, and
+/// `-cl-opt-disable` after kOptDisableLine.
+std::string build_options_of(std::string_view text);
+
 /// One built program; released when its last kernel goes, unless its queue
 /// was abandoned with work that may still use it.
 class BuiltProgram {
@@ -85,7 +94,8 @@ class ProgramBuilder {
 
  private:
   std::shared_ptr<const BuiltKernel> from_disk(std::string_view source);
-  std::shared_ptr<const BuiltProgram> load_program(const std::string& digest);
+  std::shared_ptr<const BuiltProgram> load_program(const std::string& digest,
+                                                   const std::string& options);
   Result<std::shared_ptr<const BuiltProgram>> build_program(const std::string& text);
   Result<std::shared_ptr<const BuiltKernel>> make_kernel(
       std::shared_ptr<const BuiltProgram> program, const std::string& name);

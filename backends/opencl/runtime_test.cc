@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backends/opencl/opencl_test_support.h"
+#include "backends/opencl/program_builder.h"
 #include "spec/ir/builder.h"
 
 namespace vyre::opencl {
@@ -56,6 +57,29 @@ TEST(OpenClRuntime, KernelIsBuiltOnceAndReused) {
     EXPECT_EQ(out.timing.setup_ms > 0, run == 0);
   }
   EXPECT_EQ(backend.kernels_built(), before + 1);
+}
+
+TEST(OpenClRuntime, OptDisableIsAnotherBuildOfTheSameKernel) {
+  OpenClBackend& backend = testing::shared_backend();
+  ASSERT_EQ(backend.encodings(), std::vector<Encoding>{Encoding::ClOptDisable});
+  const Program p{
+      {kOut}, {4, 1, 1}, {store("out", invocation_id(0), mul(invocation_id(0), u32(3)))}};
+  CompileOutcome plain = backend.compile(p);
+  CompileOutcome unoptimized = backend.compile_encoded(p, Encoding::ClOptDisable);
+  ASSERT_EQ(unoptimized.status, Status::Ok) << unoptimized.message;
+  const std::string& source =
+      dynamic_cast<const OpenClProgram&>(*unoptimized.program).lowered().source;
+  EXPECT_EQ(build_options_of(source), std::string(kBuildOptions) + " -cl-opt-disable");
+  EXPECT_EQ(build_options_of(dynamic_cast<const OpenClProgram&>(*plain.program).lowered().source),
+            kBuildOptions);
+  const uint64_t before = backend.kernels_built();
+  DispatchOutcome out = backend.dispatch(*unoptimized.program, {{"out", words({9, 9, 9, 9})}}, {});
+  ASSERT_EQ(out.status, Status::Ok) << out.message;
+  EXPECT_EQ(out.outputs.at("out"), words({0, 3, 6, 9}));
+  EXPECT_EQ(backend.kernels_built(), before + 1);  // its own build, never the optimised one's
+  CompileOutcome foreign = backend.compile_encoded(p, Encoding::SpirvOptSize);
+  EXPECT_EQ(foreign.status, Status::NotSupported);
+  EXPECT_NE(foreign.message.find("spirv-opt-Os"), std::string::npos) << foreign.message;
 }
 
 /// out[i] = i + k, for 4 invocations.

@@ -220,6 +220,30 @@ CompileOutcome VulkanBackend::compile(const Program& program) {
   return {Status::Ok, "", std::make_shared<VulkanProgram>(std::move(**lowered))};
 }
 
+std::vector<Encoding> VulkanBackend::encodings() const {
+  return {Encoding::SpirvOptPerformance, Encoding::SpirvOptSize};
+}
+
+CompileOutcome VulkanBackend::compile_encoded(const Program& program, Encoding encoding) {
+  if (encoding != Encoding::SpirvOptPerformance && encoding != Encoding::SpirvOptSize) {
+    return Backend::compile_encoded(program, encoding);
+  }
+  CompileOutcome emitted = compile(program);
+  if (emitted.status != Status::Ok) return emitted;
+  const auto& lowered = static_cast<const VulkanProgram&>(*emitted.program).lowered();
+  const SpirvRecipe recipe =
+      encoding == Encoding::SpirvOptPerformance ? SpirvRecipe::Performance : SpirvRecipe::Size;
+  Result<SpirvWords> optimized = optimize_spirv(lowered.spirv, recipe);
+  if (!optimized.ok()) {
+    // The optimizer refusing a module the validator accepted is the
+    // encoding's failure to compile, named as such.
+    return {Status::CompileError, optimized.error().message, nullptr};
+  }
+  LoweredProgram copy = lowered;
+  copy.spirv = std::move(*optimized);
+  return {Status::Ok, "", std::make_shared<VulkanProgram>(std::move(copy))};
+}
+
 DispatchOutcome VulkanBackend::dispatch(const CompiledProgram& compiled, const BufferSet& inputs,
                                         const Grid& grid) {
   const auto* program = dynamic_cast<const VulkanProgram*>(&compiled);

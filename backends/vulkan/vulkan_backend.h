@@ -46,6 +46,9 @@ class VulkanBackend final : public Backend {
   std::string name() const override { return "vulkan"; }
   Capabilities probe() override;
   CompileOutcome compile(const Program& program) override;
+  /// spirv-opt -O and -Os: the lowered module after SPIRV-Tools' optimizer.
+  std::vector<Encoding> encodings() const override;
+  CompileOutcome compile_encoded(const Program& program, Encoding encoding) override;
   DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                            const Grid& grid) override;
   /// Records many runs per command buffer (batch_run.h, DESIGN.md "Batched runs").

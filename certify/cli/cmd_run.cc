@@ -163,7 +163,9 @@ Execution execute_on_reference(const TestCase& test_case, const reference::RunOp
 
 Execution execute_on(Backend& backend, const TestCase& test_case) {
   Execution out;
-  CompileOutcome compiled = backend.compile(test_case.program);
+  // The lowering the case names (a repro of a failure in one encoding
+  // replays that encoding, or is not supported where the backend lacks it).
+  CompileOutcome compiled = backend.compile_encoded(test_case.program, test_case.encoding);
   if (compiled.status != Status::Ok || !compiled.program) {
     out.error_verdict = compiled.status == Status::Ok ? certify::Verdict::BadOutput
                                                       : certify::verdict_of(compiled.status);
@@ -267,6 +269,9 @@ int cmd_run(std::span<const std::string> args) {
     const Capabilities& caps = opened->device;
     std::printf("device: %s (driver %s, %s)\n", caps.device_name.c_str(), caps.driver.c_str(),
                 caps.api.c_str());
+    if (c.encoding != Encoding::AsEmitted) {
+      std::printf("encoding: %s\n", std::string(name_of(c.encoding)).c_str());
+    }
     e = execute_on(*opened->backend, c);
   }
   if (e.error) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "certify/run/case_runner.h"
@@ -22,6 +23,15 @@ struct Variant {
   /// byte expectation, when it has one, applies.
   bool outputs_as_given = true;
 };
+
+/// What tells the compiled programs of a case's variants apart: the
+/// variants share one program up to the workgroup size, each in an encoding.
+using CompileKey = std::pair<std::array<uint32_t, 3>, Encoding>;
+
+/// The key of variant `tc`'s program.
+inline CompileKey compile_key(const TestCase& tc) {
+  return {tc.program.workgroup_size, tc.encoding};
+}
 
 /// Why the suite, not the backend, is at fault for a case: the reference
 /// rejects it, finds it non-conforming, or disagrees with its expectation.
@@ -56,15 +66,16 @@ struct CaseExpectations {
   /// Time spent in the reference.
   uint64_t reference_us = 0;
   /// Single-dispatch cases compiled ahead: the backend's compile outcome per
-  /// workgroup size among the variants (prepared too); empty when the run
-  /// compiles them itself.
-  std::map<std::array<uint32_t, 3>, CompileOutcome> compiled;
+  /// program of the variants (prepared too); empty when the run compiles
+  /// them itself.
+  std::map<CompileKey, CompileOutcome> compiled;
   /// Time spent compiling and preparing them, on the worker.
   uint64_t compile_us = 0;
 };
 
 /// The variants of `d`: its workgroup sizes (1, 64, preferred when
-/// resizable), outputs as given and poisoned, and an over-dispatched grid.
+/// resizable), outputs as given and poisoned, an over-dispatched grid, and
+/// the case in one more encoding (DispatchCase::encoding_variant).
 std::vector<Variant> variants_of(const DispatchCase& d, const CaseRunOptions& options);
 
 /// Computes `c`'s expectations on the reference (interpreter, or for a

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "backends/backend.h"
 #include "certify/report/report.h"
@@ -30,6 +31,9 @@ struct CaseRunOptions {
   /// backend that is slow but never hangs one submission fails the case
   /// with `timeout` instead of stretching the run without limit.
   std::chrono::milliseconds case_budget{0};
+  /// The backend's encodings besides as-emitted (Backend::encodings): a case
+  /// with DispatchCase::encoding_variant runs once more in one of them.
+  std::vector<Encoding> encodings;
 };
 
 struct CaseExpectations;

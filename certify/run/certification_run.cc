@@ -293,11 +293,13 @@ Report started_report(const Backend& backend, const Capabilities& device,
 }
 
 /// How each case runs on `device`.
-CaseRunOptions case_run_options(const Capabilities& device, const CertifyOptions& options) {
+CaseRunOptions case_run_options(const Backend& backend, const Capabilities& device,
+                                const CertifyOptions& options) {
   CaseRunOptions run_options;
   run_options.runs = options.runs;
   run_options.preferred_workgroup_size = usable_workgroup_size(device);
   run_options.case_budget = options.case_budget;
+  run_options.encodings = backend.encodings();
   return run_options;
 }
 
@@ -345,7 +347,7 @@ Report run_certification(Backend& backend, const Capabilities& device,
                          const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
                          const RandomProgramTally& random_tally) {
   Report report = started_report(backend, device, options);
-  const CaseRunOptions case_options = case_run_options(device, options);
+  const CaseRunOptions case_options = case_run_options(backend, device, options);
   // The reference (and the backend's compiler, when it allows) works ahead on
   // every host core while the backend runs; the OS shares the cores when the
   // backend uses them too (lavapipe).

@@ -74,68 +74,84 @@ bool judge_batch(const BatchOutcome& batch, const BatchOptions& options, const V
   return true;
 }
 
+/// Runs variant `ve` of a case; false after recording its failure in `r`.
+bool run_variant(Backend& backend, const CaseExpectations& expectations,
+                 const VariantExpectation& ve, const CaseRunOptions& o,
+                 const ReproWriter& write_repro,
+                 std::map<CompileKey, std::shared_ptr<const CompiledProgram>>& compiled,
+                 Clock::time_point case_start, CaseResult& r) {
+  if (ve.invalid) {
+    record_invalid(r, *ve.invalid);
+    return false;
+  }
+  const Variant& v = ve.variant;
+  // The repro of a failure of this variant is its expectation: the
+  // variant's inputs, expecting what the judge compares against.
+  const TestCase& expectation = *ve.expectation;
+  const BufferSet& expected = *expectation.expected;
+
+  const CompileKey key = compile_key(v.test_case);
+  auto& program = compiled[key];
+  if (!program) {
+    CompileOutcome out;
+    if (auto ahead = expectations.compiled.find(key); ahead != expectations.compiled.end()) {
+      out = ahead->second;
+    } else {
+      auto compile_start = Clock::now();
+      out = backend.compile_encoded(v.test_case.program, key.second);
+      r.compile_us += RunClock::micros_since(compile_start);
+    }
+    if (out.status != Status::Ok || !out.program) {
+      Verdict verdict = out.status == Status::Ok ? Verdict::BadOutput : verdict_of(out.status);
+      record_failure(r, verdict, "compile: " + out.message, v.label, v.test_case.inputs, expected,
+                     {}, expectation, write_repro);
+      return false;
+    }
+    program = out.program;
+  }
+
+  // The budget is checked between variants: one variant's runs are one
+  // batch, itself bounded by the backend's submission timeout.
+  if (o.case_budget.count() > 0 && Clock::now() - case_start > o.case_budget) {
+    record_failure(r, Verdict::Timeout,
+                   "the case ran past its budget of " +
+                       std::to_string(o.case_budget.count() / 1000) + " s (" +
+                       std::to_string(r.dispatches) + " dispatches done)",
+                   v.label, v.test_case.inputs, expected, {}, expectation, write_repro);
+    return false;
+  }
+  BatchOptions batch_options;
+  batch_options.runs = o.runs;
+  batch_options.submissions = std::min(kSubmissionsPerVariant, o.runs);
+  // Raw bytes may differ legitimately under a canonical comparison
+  // (findings in another order): every such run comes back to be judged.
+  if (expectation.comparison != Comparison::Bytes) batch_options.reported_differing = o.runs;
+  auto start = Clock::now();
+  BatchOutcome batch =
+      backend.dispatch_runs(*program, v.test_case.inputs, v.test_case.grid, batch_options);
+  r.backend_us += RunClock::micros_since(start);
+  r.dispatches += batch.dispatches;
+  r.per_dispatch_us += batch.timing.per_dispatch_us * batch.dispatches;
+  RunJudge judge(expectation, expected);
+  return judge_batch(batch, batch_options, v, expectation, judge, r, write_repro);
+}
+
 }  // namespace
 
 void run_dispatch_case(Backend& backend, const CaseExpectations& expectations,
                        const CaseRunOptions& o, const ReproWriter& write_repro, CaseResult& r) {
   const Clock::time_point case_start = Clock::now();
   r.variants = static_cast<uint32_t>(expectations.variants.size());
-  std::map<std::array<uint32_t, 3>, std::shared_ptr<const CompiledProgram>> compiled;
+  std::map<CompileKey, std::shared_ptr<const CompiledProgram>> compiled;
   for (const VariantExpectation& ve : expectations.variants) {
-    if (ve.invalid) {
-      record_invalid(r, *ve.invalid);
+    if (!run_variant(backend, expectations, ve, o, write_repro, compiled, case_start, r)) {
+      // A failure in another lowering than the one emitted says which one
+      // broke: the as-emitted variants of the same program passed before it.
+      if (const Encoding e = ve.variant.test_case.encoding; e != Encoding::AsEmitted) {
+        r.message = "in encoding " + std::string(name_of(e)) + ": " + r.message;
+      }
       return;
     }
-    const Variant& v = ve.variant;
-    // The repro of a failure of this variant is its expectation: the
-    // variant's inputs, expecting what the judge compares against.
-    const TestCase& expectation = *ve.expectation;
-    const BufferSet& expected = *expectation.expected;
-
-    auto& program = compiled[v.test_case.program.workgroup_size];
-    if (!program) {
-      CompileOutcome out;
-      if (auto ahead = expectations.compiled.find(v.test_case.program.workgroup_size);
-          ahead != expectations.compiled.end()) {
-        out = ahead->second;
-      } else {
-        auto compile_start = Clock::now();
-        out = backend.compile(v.test_case.program);
-        r.compile_us += RunClock::micros_since(compile_start);
-      }
-      if (out.status != Status::Ok || !out.program) {
-        Verdict verdict = out.status == Status::Ok ? Verdict::BadOutput : verdict_of(out.status);
-        record_failure(r, verdict, "compile: " + out.message, v.label, v.test_case.inputs, expected,
-                       {}, expectation, write_repro);
-        return;
-      }
-      program = out.program;
-    }
-
-    // The budget is checked between variants: one variant's runs are one
-    // batch, itself bounded by the backend's submission timeout.
-    if (o.case_budget.count() > 0 && Clock::now() - case_start > o.case_budget) {
-      record_failure(r, Verdict::Timeout,
-                     "the case ran past its budget of " +
-                         std::to_string(o.case_budget.count() / 1000) + " s (" +
-                         std::to_string(r.dispatches) + " dispatches done)",
-                     v.label, v.test_case.inputs, expected, {}, expectation, write_repro);
-      return;
-    }
-    BatchOptions batch_options;
-    batch_options.runs = o.runs;
-    batch_options.submissions = std::min(kSubmissionsPerVariant, o.runs);
-    // Raw bytes may differ legitimately under a canonical comparison
-    // (findings in another order): every such run comes back to be judged.
-    if (expectation.comparison != Comparison::Bytes) batch_options.reported_differing = o.runs;
-    auto start = Clock::now();
-    BatchOutcome batch =
-        backend.dispatch_runs(*program, v.test_case.inputs, v.test_case.grid, batch_options);
-    r.backend_us += RunClock::micros_since(start);
-    r.dispatches += batch.dispatches;
-    r.per_dispatch_us += batch.timing.per_dispatch_us * batch.dispatches;
-    RunJudge judge(expectation, expected);
-    if (!judge_batch(batch, batch_options, v, expectation, judge, r, write_repro)) return;
   }
   r.verdict = Verdict::Pass;
 }

@@ -25,7 +25,7 @@ std::optional<Verdict> verdict_on_backend(Backend& backend, const TestCase& tc, 
                                           uint64_t step_budget) {
   std::optional<BufferSet> expected = reference_outputs(tc, step_budget);
   if (!expected) return std::nullopt;
-  CompileOutcome compiled = backend.compile(tc.program);
+  CompileOutcome compiled = backend.compile_encoded(tc.program, tc.encoding);
   if (compiled.status != Status::Ok) return verdict_of(compiled.status);
   if (!compiled.program) return Verdict::BadOutput;
   // Judged byte for byte against the reference's outputs, each attempt

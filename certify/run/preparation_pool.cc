@@ -65,12 +65,13 @@ void compile_ahead(Backend& backend, CaseExpectations& e) {
       return;
     }
     const Program& program = ve.variant.test_case.program;
-    if (e.compiled.count(program.workgroup_size) != 0) continue;
+    const CompileKey key = compile_key(ve.variant.test_case);
+    if (e.compiled.count(key) != 0) continue;
     const auto start = RunClock::Clock::now();
-    CompileOutcome out = backend.compile(program);
+    CompileOutcome out = backend.compile_encoded(program, key.second);
     if (out.status == Status::Ok && out.program) backend.prepare(*out.program);
     e.compile_us += RunClock::micros_since(start);
-    e.compiled.emplace(program.workgroup_size, std::move(out));
+    e.compiled.emplace(key, std::move(out));
   }
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "certify/suite/suite_case.h"
+#include "generators/metamorphic.h"
 #include "generators/wellformed_program.h"
 
 namespace vyre::certify {
@@ -19,6 +20,13 @@ namespace vyre::certify {
 /// Programs in one L5 run: enough that the default seed's programs reach
 /// every entry of the coverage universe (random_program_cases_test.cc).
 inline constexpr uint32_t kRandomProgramCount = 400;
+
+/// Metamorphic variants certified per program: of the rewrites that find a
+/// site in it, this many in a rotation that starts at a place drawn from the
+/// program's seed, so every rewrite runs on about the same share of programs.
+/// Each variant is one more driver compile, the bulk of L5's cost on a CPU
+/// driver (lavapipe), so L5 runs a few per program rather than all seven.
+inline constexpr uint32_t kRandomProgramRewrites = 2;
 
 /// Step budget of the reference when it screens a generated program and when
 /// the reducer's predicate runs a candidate: a reduced loop bound may iterate
@@ -54,7 +62,9 @@ struct RandomProgramTally {
 };
 
 /// The cases of the program with seed `program_seed`, named `id`: the
-/// program itself and its metamorphic variants, all opted into reduction;
+/// program itself and kRandomProgramRewrites of its metamorphic variants
+/// (random_program_rewrites), all opted into reduction, the program of the
+/// small size class also in another encoding (DispatchCase::encoding_variant);
 /// nullopt when the reference rejects the program or flags it
 /// non-conforming (within random_program_step_budget). `run_seed` is recorded
 /// as the cases' input recipe.
@@ -63,6 +73,12 @@ struct RandomProgramTally {
 std::optional<std::vector<SuiteCase>> random_program_suite_cases(
     uint64_t program_seed, const std::string& id, uint64_t run_seed,
     const GeneratorOptions& options = {});
+
+/// The metamorphic variants of `tc` (generated from `program_seed`) that L5
+/// certifies: kRandomProgramRewrites of metamorphic_variants(tc,
+/// program_seed), consecutive in its order from index program_seed modulo
+/// their number (wrapping), listed in metamorphic_variants' order.
+std::vector<MetamorphicVariant> random_program_rewrites(const TestCase& tc, uint64_t program_seed);
 
 /// L5's cases for `run_seed`: programs 0..count-1. More than 5% discarded is a
 /// suite defect and adds a case that fails the level saying so.

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "certify/run/random_coverage.h"
 #include "generators/wellformed_program.h"
 #include "spec/text/text_format.h"
@@ -57,6 +59,33 @@ TEST(RandomProgramCases, SameSeedSameCases) {
     if (c.id.size() <= std::string("L5/random/000000").size()) continue;
     ASSERT_NE(original_of(c), nullptr) << c.id;
     EXPECT_TRUE(dispatch_of(c)->test_case.expected.has_value()) << c.id;
+  }
+}
+
+// L5 certifies a rotation of the rewrites: a few per program, every rewrite
+// on some programs of a run.
+TEST(RandomProgramCases, EachProgramRunsARotationOfItsRewrites) {
+  std::set<std::string> seen;
+  for (uint32_t i = 0; i < 40; ++i) {
+    const uint64_t seed = random_program_seed(1, i);
+    const TestCase tc = generate_wellformed_case(seed);
+    const std::vector<MetamorphicVariant> all = metamorphic_variants(tc, seed);
+    const std::vector<MetamorphicVariant> kept = random_program_rewrites(tc, seed);
+    ASSERT_EQ(kept.size(), std::min<size_t>(all.size(), kRandomProgramRewrites)) << i;
+    // A subsequence of all, each kept variant the very case metamorphic_variants made.
+    size_t at = 0;
+    for (const MetamorphicVariant& v : kept) {
+      while (at < all.size() && all[at].rewrite != v.rewrite) ++at;
+      ASSERT_LT(at, all.size()) << i << " " << v.rewrite;
+      EXPECT_EQ(print_case(v.test_case), print_case(all[at].test_case));
+      seen.insert(v.rewrite);
+    }
+    auto cases = random_program_suite_cases(seed, random_program_id(i), 1);
+    ASSERT_TRUE(cases) << i;
+    EXPECT_EQ(cases->size(), kept.size() + 1) << i;
+  }
+  for (const char* rewrite : {"dead_code", "identity", "outline", "inline", "peel", "reorder"}) {
+    EXPECT_EQ(seen.count(rewrite), 1u) << rewrite << " never kept in 40 programs";
   }
 }
 

@@ -58,6 +58,11 @@ struct DispatchCase {
   /// expected bytes both must give. A failure writes it as a repro beside the
   /// variant's, so the report holds both programs.
   std::optional<TestCase> original;
+  /// Runs once more (outputs as given) in another encoding of the backend
+  /// (CaseRunOptions::encodings): number `*encoding_variant` modulo their
+  /// count, so that a run's programs rotate through them. nullopt, or a
+  /// backend with none: no such variant.
+  std::optional<uint64_t> encoding_variant;
 };
 
 /// What one run of a host-driven case observed on a backend.

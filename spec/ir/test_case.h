@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "spec/ir/encoding.h"
 #include "spec/ir/host_abi.h"
 #include "spec/ir/program.h"
 
@@ -53,6 +54,9 @@ struct TestCase {
   /// Dispatched as a batch of runs (a repro of a failure on that path);
   /// nullopt: one dispatch.
   std::optional<BatchDispatch> batch = {};
+  /// The encoding the backend compiles the program in (the `encoding`
+  /// clause); a backend without it reports the case not supported.
+  Encoding encoding = Encoding::AsEmitted;
 };
 
 }  // namespace vyre

@@ -98,6 +98,11 @@ std::string print_case(const TestCase& test_case) {
     out += "  batch(" + std::to_string(b->runs) + ", " + std::to_string(b->submissions) + ", " +
            std::to_string(b->failed_run) + ")  # runs, submissions, the run that failed\n";
   }
+  if (test_case.encoding != Encoding::AsEmitted) {
+    out += "  encoding ";
+    text::append_string_literal(out, std::string(name_of(test_case.encoding)));
+    out += "\n";
+  }
   text::append_buffers(out, "input", test_case.inputs);
   if (test_case.comparison != Comparison::Bytes) {
     out += "  compare " + std::string(name_of(test_case.comparison)) + "\n";

@@ -45,6 +45,7 @@ TestCase Parser::test_case() {
   bool have_dispatch = false;
   bool have_compare = false;
   bool have_batch = false;
+  bool have_encoding = false;
   Expecting expecting = Expecting::Unsaid;
   BufferSet expected;
   while (!at(TokenKind::RBrace)) {
@@ -112,12 +113,25 @@ TestCase Parser::test_case() {
       }
       if (batch[2] > batch[0]) fail_at(loc, "`batch`'s failed run is past its runs");
       tc.batch = BatchDispatch{batch[0], batch[1], batch[2]};
+    } else if (at_keyword(Keyword::Encoding)) {
+      take();
+      if (have_encoding) fail_at(loc, "`encoding` is given twice; keep one");
+      have_encoding = true;
+      const std::string word =
+          expect(TokenKind::String, "after `encoding` (as in `encoding \"spirv-opt-O\"`)").value;
+      const std::optional<Encoding> encoding = encoding_named(word);
+      if (!encoding) {
+        fail_at(loc, "unknown encoding " + shown_name(word) + "; the encodings are " +
+                         std::string(encoding_names()));
+      }
+      tc.encoding = *encoding;
     } else if (at(TokenKind::End)) {
       fail_expected("`}`", "to close the case opened at " + std::to_string(open.line) + ":" +
                                std::to_string(open.col));
     } else {
-      fail_expected("`program`, `dispatch`, `batch`, `input`, `expect`, `compare` or `}`",
-                    "in a case");
+      fail_expected(
+          "`program`, `dispatch`, `batch`, `encoding`, `input`, `expect`, `compare` or `}`",
+          "in a case");
     }
   }
   SourceLoc close = take().loc;

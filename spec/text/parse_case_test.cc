@@ -152,6 +152,43 @@ TEST(ParseCase, BatchClauseSaysHowTheFailureWasDispatched) {
                    .batch.has_value());
 }
 
+TEST(ParseCase, EncodingClauseNamesTheLowering) {
+  constexpr std::string_view kCase = R"(
+    case "optimized" {
+      program {
+        buffer out: u32 read_write @0
+      }
+      dispatch(1, 1, 1)
+      encoding "spirv-opt-Os"
+      input out: zeros 4
+      expect reference
+    })";
+  TestCase tc = parsed_case(kCase);
+  EXPECT_EQ(tc.encoding, Encoding::SpirvOptSize);
+  const std::string printed = print_case(tc);
+  EXPECT_NE(printed.find("  encoding \"spirv-opt-Os\"\n"), std::string::npos) << printed;
+  EXPECT_EQ(parsed_case(printed).encoding, Encoding::SpirvOptSize);
+  // Without the clause, the lowering as emitted, which prints no clause.
+  TestCase plain = parsed_case(R"(case "one" { program { buffer out: u32 read_write @0 }
+    dispatch(1, 1, 1) expect reference })");
+  EXPECT_EQ(plain.encoding, Encoding::AsEmitted);
+  EXPECT_EQ(print_case(plain).find("encoding"), std::string::npos);
+  for (const auto& [clause, why] :
+       {std::pair<const char*, const char*>{
+            "encoding \"O3\"",
+            "unknown encoding \"O3\"; the encodings are as-emitted, spirv-opt-O"},
+        {"encoding \"cl-opt-disable\" encoding \"cl-opt-disable\"", "`encoding` is given twice"},
+        {"encoding spirv", "after `encoding`"}}) {
+    const std::string text = std::string(R"(case "b" { program { buffer out: u32 read_write @0 }
+      dispatch(1, 1, 1) )") + clause +
+                             " expect reference }";
+    Result<TestCase> parsed = parse_case(text);
+    ASSERT_FALSE(parsed.ok()) << clause;
+    EXPECT_NE(parsed.error().message.find(why), std::string::npos)
+        << clause << ": " << parsed.error().message;
+  }
+}
+
 TEST(ParseCase, BatchClauseRejectsImpossibleBatches) {
   const std::pair<const char*, const char*> bad[] = {
       {"batch(0, 1, 0)", "at least 1 run"},

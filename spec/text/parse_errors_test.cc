@@ -243,7 +243,8 @@ TEST(ParseErrors, Cases) {
       {case_text("dispatch(1, 1, 1) input a: u32 1 expect nothing"), "1 expect", {"expected `[`"}},
       {case_text("dispatch(1, 1, 1) bogus"),
        "bogus",
-       {"expected `program`, `dispatch`, `batch`, `input`, `expect`, `compare` or `}` in a case",
+       {"expected `program`, `dispatch`, `batch`, `encoding`, `input`, `expect`, `compare` or `}` "
+        "in a case",
         "found `bogus`"}},
       {case_text("dispatch(1, 1, 1) compare graph.dfs expect nothing"),
        "graph.dfs",
