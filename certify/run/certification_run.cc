@@ -56,6 +56,8 @@ struct PhaseTimes {
   uint64_t reference_us = 0;
   uint64_t compile_us = 0;
   uint64_t dispatch_us = 0;
+  /// The device's own share of dispatch_us, from the attempts that measured it.
+  uint64_t device_us = 0;
   uint64_t total() const { return reference_us + compile_us + dispatch_us; }
 };
 
@@ -73,12 +75,15 @@ void add_preparation_wait(PhaseTimes& phase, uint64_t waited, const CaseExpectat
 /// (lanes) overlap, so where their sum exceeds `wall_us`, the time the cases
 /// took together, each phase gets its share of `wall_us` and the phases still
 /// add up to the run's wall time.
+/// The device time, when measured, is scaled as the dispatch phase is, and
+/// the dispatch phase is split into it and the host's work.
 void add_phases(Report& report, const std::vector<PhaseTimes>& phases, uint64_t wall_us) {
   PhaseTimes sum;
   for (const PhaseTimes& p : phases) {
     sum.reference_us += p.reference_us;
     sum.compile_us += p.compile_us;
     sum.dispatch_us += p.dispatch_us;
+    sum.device_us += p.device_us;
   }
   const uint64_t total = sum.total();
   const auto share = [&](uint64_t us) {
@@ -87,6 +92,21 @@ void add_phases(Report& report, const std::vector<PhaseTimes>& phases, uint64_t 
   report.phase_us["reference"] += share(sum.reference_us);
   report.phase_us["compile"] += share(sum.compile_us);
   report.phase_us["dispatch"] += share(sum.dispatch_us);
+  uint32_t measured = 0;
+  for (const CaseResult& c : report.cases) measured += c.device_us ? 1 : 0;
+  if (measured == 0) return;
+  // Each case's device time is part of its dispatch time, so the clamp only
+  // absorbs the rounding of the two shares.
+  const uint64_t dispatch = report.phase_us["dispatch"];
+  const uint64_t device = std::min(share(sum.device_us), dispatch);
+  report.dispatch_split = DispatchSplit{device, dispatch - device, measured,
+                                        static_cast<uint32_t>(report.cases.size()) - measured};
+}
+
+/// Adds one attempt's backend and device time to its case's phases.
+void add_dispatch(PhaseTimes& phase, const CaseResult& r) {
+  phase.dispatch_us += r.backend_us;
+  phase.device_us += r.device_us.value_or(0);
 }
 
 /// The result of a case the run's time budget left no time for: a Timeout,
@@ -241,7 +261,7 @@ Report run_certification(Backend& backend, const Capabilities& device,
         if (fresh.ok()) {
           on = *fresh;
           phase.compile_us += r.compile_us - expectations.compile_us;
-          phase.dispatch_us += r.backend_us;
+          add_dispatch(phase, r);
           last_repro.reset();
           r = run_case(*on, c, run_options, write_repro, &expectations);
           r.message = retried_message(first, first_message, r.message);
@@ -259,7 +279,7 @@ Report run_certification(Backend& backend, const Capabilities& device,
       if (reduces_failures(c) && r.failure && last_repro) reduce(*on, c, *last_repro, r);
       // Compiles done ahead were counted in the wait; the rest ran here.
       phase.compile_us += r.compile_us - expectations.compile_us;
-      phase.dispatch_us += r.backend_us;
+      add_dispatch(phase, r);
       {
         std::lock_guard lock(mutex);
         progress.finish(r);
@@ -272,7 +292,7 @@ Report run_certification(Backend& backend, const Capabilities& device,
   for (uint32_t l = 1; l < lanes; ++l) others.emplace_back(lane);
   lane();
   for (std::thread& t : others) t.join();
-  add_phases(report, phases, RunClock::micros_since(cases_start));
+  const uint64_t cases_us = RunClock::micros_since(cases_start);
   for (size_t i = 0; i < results.size(); ++i) {
     if (results[i]) {
       report.cases.push_back(std::move(*results[i]));
@@ -282,6 +302,7 @@ Report run_certification(Backend& backend, const Capabilities& device,
       report.not_run->push_back(chosen[i]->id);
     }
   }
+  add_phases(report, phases, cases_us);
   report.driver_cache = backend.driver_cache();
   report.random_programs = summarize_random_programs(chosen, random_tally);
   judge(report);
