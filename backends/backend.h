@@ -85,6 +85,10 @@ struct DispatchTiming {
   double upload_ms = 0;    ///< Host to device copies.
   double execute_ms = 0;   ///< Submit to fence signalled.
   double readback_ms = 0;  ///< Device to host copies.
+  /// Time the device itself measured executing the call's submissions
+  /// (Vulkan timestamp queries, OpenCL event profiling), in milliseconds;
+  /// nullopt when the backend or device measures none.
+  std::optional<double> device_ms;
 };
 
 /// Result of dispatch().
@@ -128,6 +132,9 @@ struct BatchTiming {
   /// (total_ms - setup_ms) / dispatches, in microseconds: the amortised cost
   /// of one run, device work included (for a trivial program, its overhead).
   double per_dispatch_us = 0;
+  /// Time the device itself measured executing the batch's submissions, in
+  /// milliseconds (part of total_ms); nullopt unless every submission was measured.
+  std::optional<double> device_ms;
 };
 
 /// Result of dispatch_runs. The runner judges run 0's bytes against the
@@ -220,5 +227,11 @@ void record_run_outputs(BatchOutcome& outcome, uint32_t run, BufferSet outputs, 
 
 /// Fills timing.total_ms and per_dispatch_us from the batch's wall time.
 void finish_batch_timing(BatchOutcome& outcome, double total_ms);
+
+/// Adds one measurement of device time to a running total that stays
+/// measured only while every part was: nullopt in either makes nullopt.
+/// `first` says whether `total` holds nothing yet (it then takes `part`).
+std::optional<double> add_device_ms(std::optional<double> total, std::optional<double> part,
+                                    bool first);
 
 }  // namespace vyre

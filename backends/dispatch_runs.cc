@@ -26,6 +26,13 @@ void finish_batch_timing(BatchOutcome& outcome, double total_ms) {
       outcome.dispatches == 0 ? 0.0 : work_ms * 1000.0 / outcome.dispatches;
 }
 
+std::optional<double> add_device_ms(std::optional<double> total, std::optional<double> part,
+                                    bool first) {
+  if (first) return part;
+  if (!total || !part) return std::nullopt;
+  return *total + *part;
+}
+
 BatchOutcome Backend::dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
                                     const Grid& grid, const BatchOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -35,6 +42,8 @@ BatchOutcome Backend::dispatch_runs(const CompiledProgram& program, const Buffer
   // Every dispatch() is its own submission.
   for (uint32_t run = 0; run < runs; ++run) {
     DispatchOutcome one = dispatch(program, inputs, grid);
+    outcome.timing.device_ms =
+        add_device_ms(outcome.timing.device_ms, one.timing.device_ms, run == 0);
     ++outcome.dispatches;
     ++outcome.submissions;
     outcome.timing.setup_ms += one.timing.setup_ms;

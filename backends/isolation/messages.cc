@@ -1,5 +1,8 @@
 #include "backends/isolation/messages.h"
 
+#include <cmath>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "backends/isolation/wire_format.h"
@@ -63,6 +66,29 @@ BatchOptions get_batch_options(WireReader& r) {
   return o;
 }
 
+/// A device time: a presence byte, then the milliseconds when present.
+void put_device_ms(WireWriter& w, const std::optional<double>& ms) {
+  w.u8(ms ? 1 : 0);
+  if (ms) w.f64(*ms);
+}
+
+/// Rejects a presence byte other than 0 or 1 and a time that is negative,
+/// not finite or NaN: the child's measurement passes on only as one.
+std::optional<double> get_device_ms(WireReader& r) {
+  const uint8_t present = r.u8();
+  if (present > 1) {
+    r.fail("a device time's presence byte is " + std::to_string(present) + ", not 0 or 1");
+    return std::nullopt;
+  }
+  if (present == 0) return std::nullopt;
+  const double ms = r.f64();
+  if (!std::isfinite(ms) || ms < 0) {
+    r.fail("a device time is negative or not a finite number");
+    return std::nullopt;
+  }
+  return ms;
+}
+
 void put_batch_outcome(WireWriter& w, const BatchOutcome& b) {
   put_status(w, b.status);
   w.text(b.message);
@@ -79,6 +105,7 @@ void put_batch_outcome(WireWriter& w, const BatchOutcome& b) {
   w.f64(b.timing.total_ms);
   w.f64(b.timing.setup_ms);
   w.f64(b.timing.per_dispatch_us);
+  put_device_ms(w, b.timing.device_ms);
 }
 
 BatchOutcome get_batch_outcome(WireReader& r) {
@@ -100,6 +127,7 @@ BatchOutcome get_batch_outcome(WireReader& r) {
   b.timing.total_ms = r.f64();
   b.timing.setup_ms = r.f64();
   b.timing.per_dispatch_us = r.f64();
+  b.timing.device_ms = get_device_ms(r);
   return b;
 }
 
@@ -202,6 +230,7 @@ Frame encode(const DispatchReplyMessage& m) {
   w.f64(m.timing.upload_ms);
   w.f64(m.timing.execute_ms);
   w.f64(m.timing.readback_ms);
+  put_device_ms(w, m.timing.device_ms);
   w.buffers(m.outputs);
   return framed(MessageKind::DispatchReply, w);
 }
@@ -321,6 +350,7 @@ Result<DispatchReplyMessage> decode_dispatch_reply(const Frame& frame) {
                                          m.timing.upload_ms = r.f64();
                                          m.timing.execute_ms = r.f64();
                                          m.timing.readback_ms = r.f64();
+                                         m.timing.device_ms = get_device_ms(r);
                                          m.outputs = r.buffers();
                                          return m;
                                        });

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <limits>
+
 namespace vyre::isolation {
 namespace {
 
@@ -129,7 +131,7 @@ RC_GTEST_PROP(Messages, DispatchRunsAndItsReplyRoundTrip,
   outcome.differing_runs = 7;
   outcome.dispatches = runs;
   outcome.submissions = 3;
-  outcome.timing = {1.5, 0.25, 12.0};
+  outcome.timing = {1.5, 0.25, 12.0, std::nullopt};
   Frame frame = encode(DispatchRunsReplyMessage{outcome, call});
   auto reply = decode_dispatch_runs_reply(frame);
   RC_ASSERT(reply.ok());
@@ -150,7 +152,8 @@ RC_GTEST_PROP(Messages, DispatchRunsAndItsReplyRoundTrip,
 
 RC_GTEST_PROP(Messages, DispatchReplyRoundTrips,
               (const std::string& message, const BufferSet& outputs, double execute_ms)) {
-  DispatchReplyMessage sent{any_status(), message, {0.5, 1.5, execute_ms, 2.5}, outputs};
+  DispatchReplyMessage sent{
+      any_status(), message, {0.5, 1.5, execute_ms, 2.5, std::nullopt}, outputs};
   auto back = decode_dispatch_reply(encode(sent));
   RC_ASSERT(back.ok());
   RC_ASSERT(back->status == sent.status);
@@ -159,6 +162,46 @@ RC_GTEST_PROP(Messages, DispatchReplyRoundTrips,
   RC_ASSERT(std::bit_cast<uint64_t>(back->timing.execute_ms) ==
             std::bit_cast<uint64_t>(execute_ms));
   RC_ASSERT(back->timing.readback_ms == 2.5);
+}
+
+RC_GTEST_PROP(Messages, DeviceTimeRoundTripsAndStaysAbsentWhenUnmeasured,
+              (const BufferSet& outputs, bool measured)) {
+  const double device_ms = *rc::gen::inRange<int>(0, 1'000'000) / 7.0;
+  DispatchTiming timing{0.5, 1.5, 3.0, 2.5, std::nullopt};
+  if (measured) timing.device_ms = device_ms;
+  auto single =
+      decode_dispatch_reply(encode(DispatchReplyMessage{Status::Ok, "", timing, outputs}));
+  RC_ASSERT(single.ok());
+  RC_ASSERT(single->timing.device_ms == timing.device_ms);
+  BatchOutcome outcome;
+  outcome.status = Status::Ok;
+  outcome.first_outputs = outputs;
+  if (measured) outcome.timing.device_ms = device_ms;
+  auto batch = decode_dispatch_runs_reply(encode(DispatchRunsReplyMessage{outcome, 3}));
+  RC_ASSERT(batch.ok());
+  RC_ASSERT(batch->outcome.timing.device_ms == outcome.timing.device_ms);
+}
+
+TEST(Messages, AChildsImpossibleDeviceTimeIsRefused) {
+  for (double bad :
+       {-1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    DispatchTiming timing;
+    timing.device_ms = bad;
+    auto single = decode_dispatch_reply(encode(DispatchReplyMessage{Status::Ok, "", timing, {}}));
+    ASSERT_FALSE(single.ok()) << bad;
+    EXPECT_NE(single.error().message.find("device time"), std::string::npos)
+        << single.error().message;
+    BatchOutcome outcome;
+    outcome.timing.device_ms = bad;
+    EXPECT_FALSE(decode_dispatch_runs_reply(encode(DispatchRunsReplyMessage{outcome, 1})).ok())
+        << bad;
+  }
+  // The presence byte sits after the four phase times (status, message, call first).
+  Frame frame = encode(DispatchReplyMessage{Status::Ok, "", DispatchTiming{}, {}});
+  const size_t presence = 8 + 1 + 8 + 4 * 8;
+  ASSERT_EQ(frame.payload.at(presence), 0);
+  frame.payload[presence] = 2;
+  EXPECT_FALSE(decode_dispatch_reply(frame).ok());
 }
 
 RC_GTEST_PROP(Messages, DispatchRoundTripsAndEveryCutFails,

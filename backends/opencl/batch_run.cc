@@ -59,6 +59,13 @@ class Batch {
   Batch(const OpenClApi& api, ClQueue& queue, BufferPool& pool, const std::string& device_name,
         const BatchRequest& request)
       : api_(api), queue_(queue), buffers_(pool, queue), on_(" on " + device_name), r_(request) {}
+  /// A failed submission's events are released with it, unless its queue
+  /// was abandoned (hung work keeps them).
+  ~Batch() {
+    if (!queue_.abandoned()) release_kernel_events();
+  }
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
 
   BatchOutcome run() {
     plan();
@@ -243,8 +250,8 @@ class Batch {
     const std::array<size_t, 3> seeded =
         global_size({global[0], global[1], global[2]}, {local[0], local[1], local[2]});
     std::copy(seeded.begin(), seeded.end(), global);
-    if (cl_int error =
-            api_.clEnqueueNDRangeKernel(q, kernel, 3, nullptr, global, local, 0, nullptr, nullptr);
+    if (cl_int error = api_.clEnqueueNDRangeKernel(q, kernel, 3, nullptr, global, local, 0, nullptr,
+                                                   timed_kernel());
         error != CL_SUCCESS) {
       return fail_call(error, "clEnqueueNDRangeKernel", run);
     }
@@ -291,11 +298,37 @@ class Batch {
       const size_t local = kCompareGroup;
       if (error == CL_SUCCESS) {
         error = api_.clEnqueueNDRangeKernel(queue_.queue(), kernel, 1, nullptr, &global, &local, 0,
-                                            nullptr, nullptr);
+                                            nullptr, timed_kernel());
       }
       if (error != CL_SUCCESS) return fail_call(error, "comparing a run with run 0", run);
     }
     return true;
+  }
+
+  /// Where the next kernel enqueue puts its event, kept until the
+  /// submission finished so that its device time can be read.
+  cl_event* timed_kernel() {
+    kernel_events_.push_back(nullptr);
+    return &kernel_events_.back();
+  }
+
+  /// Adds the finished submission's kernel times (runs and comparisons) to
+  /// the batch's device time, and releases their events.
+  void add_kernel_times(bool first_submission) {
+    std::optional<double> sum = 0.0;
+    for (cl_event event : kernel_events_) {
+      if (event == nullptr) continue;
+      sum = add_device_ms(sum, profiled_ms(api_, event), false);
+    }
+    release_kernel_events();
+    outcome_.timing.device_ms = add_device_ms(outcome_.timing.device_ms, sum, first_submission);
+  }
+
+  void release_kernel_events() {
+    for (cl_event event : kernel_events_) {
+      if (event != nullptr) api_.clReleaseEvent(event);
+    }
+    kernel_events_.clear();
   }
 
   /// Enqueues runs [first, end), waits once, and judges them.
@@ -314,6 +347,7 @@ class Batch {
     if (control_words_ != nullptr) words.push_back({control_words_, 4 * size_t{slots_}, nullptr});
     const auto deadline = Clock::now() + r_.fence_timeout * (end - first);
     if (!map(words, CL_MAP_READ, "the runs", deadline, first)) return false;
+    add_kernel_times(first == 0);
     std::vector<uint32_t> flags(slots_);
     std::vector<uint32_t> controls(slots_);
     std::memcpy(flags.data(), words[0].host, 4 * size_t{slots_});
@@ -381,6 +415,8 @@ class Batch {
   std::vector<cl_mem> controls_;
   cl_mem control_words_ = nullptr;
   cl_mem flags_ = nullptr;
+  /// Events of the kernels enqueued in the submission under way.
+  std::vector<cl_event> kernel_events_;
 };
 
 }  // namespace

@@ -55,6 +55,7 @@ class Run {
     start = Clock::now();
     if (!execute()) return std::move(failure_);
     outcome.timing.execute_ms = ms_since(start);
+    outcome.timing.device_ms = device_ms_;
     start = Clock::now();
     uint32_t control_word = 0;
     if (!read_back(outcome.outputs, control_word)) return std::move(failure_);
@@ -173,7 +174,9 @@ class Run {
     const cl_int error = api_.clEnqueueNDRangeKernel(
         queue_.queue(), kernel, 3, nullptr, global.data(), local.data(), 0, nullptr, &run.event);
     if (error != CL_SUCCESS) return fail(error, "clEnqueueNDRangeKernel");
-    return wait(run.event, "the kernel");
+    if (!wait(run.event, "the kernel")) return false;
+    device_ms_ = profiled_ms(api_, run.event);
+    return true;
   }
 
   /// The control word, then every read_write buffer's host bytes.
@@ -212,6 +215,7 @@ class Run {
   const Clock::time_point deadline_;
   std::vector<cl_mem> bound_;
   cl_mem control_ = nullptr;
+  std::optional<double> device_ms_;  ///< The kernel's own time, once it finished.
   DispatchOutcome failure_;
 };
 

@@ -70,4 +70,17 @@ Status resource_status(cl_int error) {
              : Status::Error;
 }
 
+std::optional<double> profiled_ms(const OpenClApi& api, cl_event event) {
+  cl_ulong start = 0;
+  cl_ulong end = 0;
+  if (api.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                  nullptr) != CL_SUCCESS ||
+      api.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+          CL_SUCCESS ||
+      end < start) {
+    return std::nullopt;
+  }
+  return static_cast<double>(end - start) / 1e6;
+}
+
 }  // namespace vyre::opencl

@@ -1,10 +1,12 @@
 // Waiting for an OpenCL event with a deadline (OpenCL has no timed wait):
 // through an event callback and a condition variable, or by polling where
-// the driver takes no callback. Shared by single dispatches and batches.
+// the driver takes no callback; and the device's own time of a finished
+// command (event profiling). Shared by single dispatches and batches.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 
 #include "backends/backend.h"
 #include "backends/opencl/opencl_api.h"
@@ -18,6 +20,11 @@ enum class Wait : uint8_t { Complete, Failed, TimedOut };
 /// (negative when the command failed).
 Wait wait_for(const OpenClApi& api, cl_event event, std::chrono::steady_clock::time_point deadline,
               cl_int& status);
+
+/// The device's time from start to end of the finished command of `event`
+/// (CL_PROFILING_COMMAND_START/END), in milliseconds; nullopt when the queue
+/// does not profile or the driver gives no such times.
+std::optional<double> profiled_ms(const OpenClApi& api, cl_event event);
 
 /// Status of a failed allocation or enqueue: NotSupported when the device
 /// lacks memory or resources, Error otherwise.

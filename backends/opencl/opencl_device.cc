@@ -161,7 +161,13 @@ Result<std::unique_ptr<ClQueue>> ClQueue::create(const OpenClApi& api, const ClD
     return Error{"cannot create an OpenCL context on " + device.capabilities.device_name + ": " +
                  cl_error_name(error)};
   }
-  q->queue_ = api.clCreateCommandQueue(q->context_, device.device, 0, &error);
+  // Profiled where the device can, so that kernels report the device's own
+  // time; a device that cannot profile still runs everything, unmeasured.
+  q->queue_ =
+      api.clCreateCommandQueue(q->context_, device.device, CL_QUEUE_PROFILING_ENABLE, &error);
+  if (q->queue_ == nullptr && error == CL_INVALID_QUEUE_PROPERTIES) {
+    q->queue_ = api.clCreateCommandQueue(q->context_, device.device, 0, &error);
+  }
   if (q->queue_ == nullptr) {
     return Error{"cannot create an OpenCL command queue on " + device.capabilities.device_name +
                  ": " + cl_error_name(error)};

@@ -108,8 +108,9 @@ DispatchOutcome PluginBackend::dispatch(const CompiledProgram& program, const Bu
     outcome = {Status::Ok,
                message.text(),
                std::move(outputs.value()),
+               // The C ABI carries no device time: a plugin's is not measured.
                {checked_ms(result.setup_ms), checked_ms(result.upload_ms),
-                checked_ms(result.execute_ms), checked_ms(result.readback_ms)}};
+                checked_ms(result.execute_ms), checked_ms(result.readback_ms), std::nullopt}};
   }
   instance_->table().free_outputs(instance_->raw(), &result);
   return outcome;

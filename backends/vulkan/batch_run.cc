@@ -497,7 +497,12 @@ class Batch {
 
   bool submit(uint32_t runs) {
     SubmitOutcome submitted = device_.submit_and_wait(request_.fence_timeout * runs);
-    if (submitted.status == Status::Ok) return true;
+    if (submitted.status == Status::Ok) {
+      outcome_.timing.device_ms =
+          add_device_ms(outcome_.timing.device_ms, submitted.device_ms, !submitted_once_);
+      submitted_once_ = true;
+      return true;
+    }
     // The hung work may still use the batch's buffers: abandon the device
     // before ~DispatchBuffers could free them.
     if (submitted.status == Status::Timeout) device_.abandon();
@@ -509,6 +514,7 @@ class Batch {
   const BatchRequest& request_;
   DispatchBuffers buffers_;
   BatchOutcome outcome_;
+  bool submitted_once_ = false;  ///< Whether outcome_.timing.device_ms holds a submission's time.
   BatchPlan plan_;
   uint32_t outputs_ = 0;  ///< read_write bindings.
   std::vector<BatchBinding> bindings_;

@@ -75,7 +75,10 @@ class Run {
 
   bool submit() {
     SubmitOutcome submitted = device_.submit_and_wait(request_.fence_timeout);
-    if (submitted.status == Status::Ok) return true;
+    if (submitted.status == Status::Ok) {
+      outcome_.timing.device_ms = submitted.device_ms;
+      return true;
+    }
     // The hung work may still use this run's buffers: abandon the device
     // before ~DispatchBuffers could free them.
     if (submitted.status == Status::Timeout) device_.abandon();

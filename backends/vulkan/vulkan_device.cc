@@ -2,6 +2,7 @@
 #include "backends/vulkan/vulkan_device.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <vector>
@@ -29,6 +30,7 @@ struct Candidate {
   VkPhysicalDevice device;
   VkPhysicalDeviceProperties props;
   std::optional<uint32_t> compute_family;
+  uint32_t timestamp_valid_bits = 0;  ///< Of the compute family.
   bool usable() const { return compute_family && props.apiVersion >= VK_API_VERSION_1_1; }
   std::string why_unusable() const {
     if (!compute_family) return "it has no compute queue";
@@ -102,14 +104,17 @@ Result<Ok> VulkanInstance::choose_device(const std::string& selector) {
   std::vector<Candidate> candidates;
   std::string listing;
   for (size_t i = 0; i < devices.size(); ++i) {
-    Candidate c{devices[i], {}, std::nullopt};
+    Candidate c{devices[i], {}, std::nullopt, 0};
     api_.vkGetPhysicalDeviceProperties(devices[i], &c.props);
     uint32_t families = 0;
     api_.vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &families, nullptr);
     std::vector<VkQueueFamilyProperties> family_props(families);
     api_.vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &families, family_props.data());
     for (uint32_t f = 0; f < families && !c.compute_family; ++f) {
-      if (family_props[f].queueFlags & VK_QUEUE_COMPUTE_BIT) c.compute_family = f;
+      if (family_props[f].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+        c.compute_family = f;
+        c.timestamp_valid_bits = family_props[f].timestampValidBits;
+      }
     }
     listing += "\n  " + std::to_string(i) + ": " + c.props.deviceName + " (Vulkan " +
                version_text(c.props.apiVersion) + ")";
@@ -150,6 +155,10 @@ Result<Ok> VulkanInstance::choose_device(const std::string& selector) {
   }
   physical_ = chosen->device;
   queue_family_ = *chosen->compute_family;
+  // A queue family with no valid bits writes no timestamps; a zero period
+  // would turn ticks into no time at all, so it counts as none too.
+  timestamp_period_ns_ = chosen->props.limits.timestampPeriod;
+  timestamp_valid_bits_ = timestamp_period_ns_ > 0 ? chosen->timestamp_valid_bits : 0;
   api_.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
   describe_device(chosen->props);
   return Ok{};
@@ -254,6 +263,7 @@ VulkanDevice::~VulkanDevice() {
   for (const CommandSlot& slot : slots_) {
     if (slot.fence != VK_NULL_HANDLE) vk.vkDestroyFence(device_, slot.fence, nullptr);
     if (slot.pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_, slot.pool, nullptr);
+    if (slot.timestamps != VK_NULL_HANDLE) vk.vkDestroyQueryPool(device_, slot.timestamps, nullptr);
   }
   vk.vkDestroyDevice(device_, nullptr);
 }
@@ -271,6 +281,7 @@ Result<VulkanDevice::CommandSlot*> VulkanDevice::lease_slot() {
   CommandSlot slot;
   // Destroys what was created when a later step fails.
   const auto undo = [&] {
+    if (slot.fence != VK_NULL_HANDLE) vk.vkDestroyFence(device_, slot.fence, nullptr);
     if (slot.pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_, slot.pool, nullptr);
   };
   VkCommandPoolCreateInfo pool{};
@@ -294,6 +305,17 @@ Result<VulkanDevice::CommandSlot*> VulkanDevice::lease_slot() {
   if (VkResult r = vk.vkCreateFence(device_, &fence, nullptr, &slot.fence); r != VK_SUCCESS) {
     undo();
     return vk_error("vkCreateFence", r);
+  }
+  if (instance_.timestamp_valid_bits() != 0) {
+    VkQueryPoolCreateInfo queries{};
+    queries.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    queries.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    queries.queryCount = 2;
+    if (VkResult r = vk.vkCreateQueryPool(device_, &queries, nullptr, &slot.timestamps);
+        r != VK_SUCCESS) {
+      undo();
+      return vk_error("vkCreateQueryPool", r);
+    }
   }
   std::lock_guard lock(slots_mutex_);
   return &slots_.emplace_back(slot);
@@ -336,13 +358,18 @@ Result<VkCommandBuffer> VulkanDevice::begin() {
   if (VkResult r = vk.vkBeginCommandBuffer(slot->commands, &info); r != VK_SUCCESS) {
     return vk_error("vkBeginCommandBuffer", r);
   }
+  if (slot->timestamps != VK_NULL_HANDLE) {
+    vk.vkCmdResetQueryPool(slot->commands, slot->timestamps, 0, 2);
+    vk.vkCmdWriteTimestamp(slot->commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot->timestamps, 0);
+  }
   return slot->commands;
 }
 
 SubmitOutcome VulkanDevice::submit_and_wait(std::chrono::milliseconds timeout) {
   CommandSlot* leased = take_recording();
   if (leased == nullptr) {
-    return {Status::Error, "submit_and_wait without begin() on this thread (a backend bug)"};
+    return {Status::Error, "submit_and_wait without begin() on this thread (a backend bug)",
+            std::nullopt};
   }
   CommandSlot& slot = *leased;
   SubmitOutcome outcome = submit_slot_and_wait(slot, timeout);
@@ -359,8 +386,12 @@ SubmitOutcome VulkanDevice::submit_slot_and_wait(CommandSlot& slot,
                                                  std::chrono::milliseconds timeout) {
   const VulkanApi& vk = api();
   const auto failed = [](Status status, const std::string& what, VkResult r) {
-    return SubmitOutcome{status, what + " returned " + vk_result_name(r)};
+    return SubmitOutcome{status, what + " returned " + vk_result_name(r), std::nullopt};
   };
+  // After every command the caller recorded: the end of the device's work.
+  if (slot.timestamps != VK_NULL_HANDLE) {
+    vk.vkCmdWriteTimestamp(slot.commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot.timestamps, 1);
+  }
   if (VkResult r = vk.vkEndCommandBuffer(slot.commands); r != VK_SUCCESS) {
     return failed(Status::Error, "vkEndCommandBuffer", r);
   }
@@ -384,15 +415,35 @@ SubmitOutcome VulkanDevice::submit_slot_and_wait(CommandSlot& slot,
   const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count();
   const VkResult r = vk.vkWaitForFences(device_, 1, &slot.fence, VK_TRUE,
                                         static_cast<uint64_t>(std::max<int64_t>(nanoseconds, 0)));
-  if (r == VK_SUCCESS) return {Status::Ok, ""};
+  if (r == VK_SUCCESS) return {Status::Ok, "", measured_ms(slot)};
   if (r == VK_TIMEOUT) {
-    return {Status::Timeout, "the device did not finish within " + std::to_string(timeout.count()) +
-                                 " ms (fence timeout); the device was abandoned and recreated"};
+    return {Status::Timeout,
+            "the device did not finish within " + std::to_string(timeout.count()) +
+                " ms (fence timeout); the device was abandoned and recreated",
+            std::nullopt};
   }
   if (r == VK_ERROR_DEVICE_LOST) {
-    return {Status::DeviceLost, "the device was lost (VK_ERROR_DEVICE_LOST); it was recreated"};
+    return {Status::DeviceLost, "the device was lost (VK_ERROR_DEVICE_LOST); it was recreated",
+            std::nullopt};
   }
   return failed(Status::Error, "vkWaitForFences", r);
+}
+
+std::optional<double> VulkanDevice::measured_ms(const CommandSlot& slot) const {
+  if (slot.timestamps == VK_NULL_HANDLE) return std::nullopt;
+  std::array<uint64_t, 2> ticks{};
+  // The fence signalled, so both timestamps are written; a driver that says
+  // otherwise (VK_NOT_READY) or fails gives no measurement, never a guess.
+  if (api().vkGetQueryPoolResults(device_, slot.timestamps, 0, 2, sizeof ticks, ticks.data(),
+                                  sizeof(uint64_t), VK_QUERY_RESULT_64_BIT) != VK_SUCCESS) {
+    return std::nullopt;
+  }
+  const uint32_t bits = instance_.timestamp_valid_bits();
+  const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  // Modulo the valid bits, so that a counter that wrapped between the two
+  // still gives the elapsed ticks.
+  const uint64_t elapsed = (ticks[1] - ticks[0]) & mask;
+  return static_cast<double>(elapsed) * instance_.timestamp_period_ns() / 1e6;
 }
 
 }  // namespace vyre::vulkan

@@ -40,6 +40,11 @@ class VulkanInstance {
   /// True when device-local memory is also host-visible and coherent on a
   /// CPU or integrated device, so buffers need no staging copies.
   bool unified_memory() const { return unified_memory_; }
+  /// Valid bits of the compute queue's timestamps (0: it writes none, and
+  /// no device time is measured).
+  uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
+  /// Nanoseconds per timestamp tick.
+  double timestamp_period_ns() const { return timestamp_period_ns_; }
   /// A memory type allowed by `type_bits` with every `required` property,
   /// preferring one that also has every `preferred` property.
   std::optional<uint32_t> memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
@@ -61,6 +66,8 @@ class VulkanInstance {
   Capabilities capabilities_;
   DeviceLimits limits_;
   bool unified_memory_ = false;
+  uint32_t timestamp_valid_bits_ = 0;
+  double timestamp_period_ns_ = 0;
   bool leak_ = false;
 };
 
@@ -68,6 +75,10 @@ class VulkanInstance {
 struct SubmitOutcome {
   Status status = Status::Error;  ///< Ok, Timeout, DeviceLost or Error.
   std::string message;
+  /// When Ok: the device's own time from the first to the last command of
+  /// the submission (timestamp queries), in milliseconds; nullopt where the
+  /// queue has no timestamps or their results could not be read.
+  std::optional<double> device_ms;
 };
 
 /// A logical device with one compute queue and command buffers, each with a
@@ -104,11 +115,13 @@ class VulkanDevice {
   bool abandoned() const { return abandoned_; }
 
  private:
-  /// A command pool, its one command buffer and a fence.
+  /// A command pool, its one command buffer, a fence and, where the queue
+  /// writes timestamps, a pool of two: the recording's start and end.
   struct CommandSlot {
     VkCommandPool pool = VK_NULL_HANDLE;
     VkCommandBuffer commands = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
+    VkQueryPool timestamps = VK_NULL_HANDLE;
   };
 
   explicit VulkanDevice(const VulkanInstance& instance) : instance_(instance) {}
@@ -119,6 +132,8 @@ class VulkanDevice {
   CommandSlot* take_recording();
   /// Ends, submits and waits for `slot`'s recording.
   SubmitOutcome submit_slot_and_wait(CommandSlot& slot, std::chrono::milliseconds timeout);
+  /// The device time between `slot`'s two timestamps, once its fence signalled.
+  std::optional<double> measured_ms(const CommandSlot& slot) const;
 
   const VulkanInstance& instance_;
   VkDevice device_ = VK_NULL_HANDLE;

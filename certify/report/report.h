@@ -81,6 +81,11 @@ struct CaseResult {
   /// Mean per-dispatch overhead the backend measured over its batches
   /// (BatchTiming::per_dispatch_us), microseconds; 0 when it reported none.
   double per_dispatch_us = 0;
+  /// The device's own time executing the case's batches (timestamp queries,
+  /// event profiling), a part of backend_us; nullopt when the backend
+  /// measured none, or not for every batch (a host-driven case's engine
+  /// runs report none).
+  std::optional<uint64_t> device_us;
   std::optional<Failure> failure;
   /// The status name of a first attempt that ended DeviceLost, Timeout or Crashed
   /// when the case was run once more on a fresh backend; nullopt otherwise.
@@ -150,6 +155,24 @@ struct BaselineComparison {
   std::vector<KnownFailure> known;
 };
 
+/// The dispatch phase split into the device's own execution time and the
+/// host's work around it (uploads, recording, submission, waits, readback,
+/// comparison), over the cases whose backend measured device time.
+struct DispatchSplit {
+  /// Device time of the measured cases, scaled as the dispatch phase is
+  /// when cases ran side by side; at most the dispatch phase.
+  uint64_t device_us = 0;
+  /// The dispatch phase less device_us: host work, and all of an
+  /// unmeasured case's time.
+  uint64_t host_us = 0;
+  uint32_t measured_cases = 0;    ///< Cases with a device time.
+  uint32_t unmeasured_cases = 0;  ///< Cases without (host-driven, failed early).
+};
+
+/// How many of the slowest cases report.json and report.md list with their
+/// device/host split.
+inline constexpr size_t kSlowestCasesListed = 10;
+
 /// A whole certification run.
 struct Report {
   static constexpr int kSchemaVersion = 1;
@@ -166,6 +189,8 @@ struct Report {
   /// Wall time per phase ("open", "catalog", "compile", "dispatch", "reference",
   /// "other"); they add up to wall_us.
   std::map<std::string, uint64_t> phase_us;
+  /// Present when the backend measured device time for at least one case.
+  std::optional<DispatchSplit> dispatch_split;
   std::vector<CaseResult> cases;
   std::vector<LevelSummary> levels;
   /// Present when the run selected L5 cases.
@@ -198,6 +223,10 @@ struct Report {
 /// fills report.levels, report.certified and report.reason. The run and
 /// `vyre-certify verify` both judge with this one function.
 void judge(Report& report);
+
+/// The `kSlowestCasesListed` cases with the most backend time, slowest
+/// first (ties in case order).
+std::vector<const CaseResult*> slowest_cases(const Report& report);
 
 /// True when a case's status blocks certification: anything but pass. (A
 /// case not supported leaves its level uncertified, so it counts.)

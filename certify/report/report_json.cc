@@ -70,6 +70,8 @@ nlohmann::json case_to_json(const CaseResult& c, const std::string& device) {
         {"reference", c.reference_us},
         // The backend's own per-dispatch overhead in its batches, in ns.
         {"per_dispatch_ns", static_cast<uint64_t>(c.per_dispatch_us * 1000.0 + 0.5)}}}};
+  // Only a measured case has one: a missing device time is "not measured", never 0.
+  if (c.device_us) j["timing_us"]["device"] = *c.device_us;
   if (c.failure) j["failure"] = failure_to_json(*c.failure);
   if (c.retried) j["retried"] = *c.retried;
   return j;
@@ -106,6 +108,30 @@ nlohmann::json baseline_to_json(const BaselineComparison& b) {
           {"fixed", b.fixed},
           {"still_failing", b.still_failing},
           {"known", known}};
+}
+
+/// The run's timing: wall and phases, and where the backend measured device
+/// time, the dispatch phase's split and the slowest cases' (written only
+/// then, so that reports of unmeasured backends keep schema 1's shape).
+nlohmann::json run_timing_to_json(const Report& r) {
+  nlohmann::json j = {{"wall", r.wall_us}, {"phases", r.phase_us}};
+  if (!r.dispatch_split) return j;
+  const DispatchSplit& s = *r.dispatch_split;
+  j["dispatch_split"] = {{"device", s.device_us},
+                         {"host", s.host_us},
+                         {"measured_cases", s.measured_cases},
+                         {"unmeasured_cases", s.unmeasured_cases}};
+  nlohmann::json slowest = nlohmann::json::array();
+  for (const CaseResult* c : slowest_cases(r)) {
+    nlohmann::json entry = {{"id", c->id}, {"backend", c->backend_us}};
+    if (c->device_us) {
+      entry["device"] = *c->device_us;
+      entry["host"] = c->backend_us - *c->device_us;
+    }
+    slowest.push_back(std::move(entry));
+  }
+  j["slowest"] = std::move(slowest);
+  return j;
 }
 
 }  // namespace
@@ -159,7 +185,7 @@ nlohmann::json report_to_json(const Report& r) {
                       {"filter", r.filter},
                       {"requested_level", name_of(r.requested_level)},
                       {"started_utc", r.started_utc},
-                      {"timing_us", {{"wall", r.wall_us}, {"phases", r.phase_us}}},
+                      {"timing_us", run_timing_to_json(r)},
                       {"levels", levels},
                       {"cases", cases},
                       {"certified", r.certified},

@@ -21,6 +21,24 @@ void id_list(std::string_view title, const std::vector<std::string>& ids, std::o
   out << "\n";
 }
 
+/// The dispatch phase split into device and host time, and the slowest
+/// cases with theirs.
+void dispatch_split_markdown(const Report& r, std::ostringstream& out) {
+  const DispatchSplit& s = *r.dispatch_split;
+  out << "\nDispatch phase: **" << ms(s.device_us) << " ms device execution** (the device's own "
+      << "clock, over the " << s.measured_cases << " measured cases) and **" << ms(s.host_us)
+      << " ms host work** (uploads, recording, submission, waiting, readback, comparison"
+      << (s.unmeasured_cases != 0
+              ? ", and all of the " + std::to_string(s.unmeasured_cases) + " unmeasured cases' time"
+              : std::string())
+      << ").\n\n| slowest case | backend ms | device ms | host ms |\n|---|---|---|---|\n";
+  for (const CaseResult* c : slowest_cases(r)) {
+    out << "| " << markdown_text(c->id) << " | " << ms(c->backend_us) << " | "
+        << (c->device_us ? ms(*c->device_us) : "not measured") << " | "
+        << (c->device_us ? ms(c->backend_us - *c->device_us) : "-") << " |\n";
+  }
+}
+
 void baseline_markdown(const BaselineComparison& b, std::ostringstream& out) {
   out << "\n## Known failures\n\nCompared with the known failures of " << markdown_text(b.source)
       << ". The verdict above stays that of the cases; the gate fails only on new failures: "
@@ -81,6 +99,7 @@ std::string report_markdown(const Report& r) {
   out << "| **wall time** | " << ms(r.wall_us) << " |\n\n"
       << "The wall time runs from opening the backend to the verdict, and the phases add up to "
          "it; only writing these reports lies outside it.\n";
+  if (r.dispatch_split) dispatch_split_markdown(r, out);
 
   if (r.random_programs) {
     const RandomProgramSummary& s = *r.random_programs;

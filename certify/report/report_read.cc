@@ -115,6 +115,7 @@ Result<CaseResult> case_from_json(const nlohmann::json& j, const std::string& at
   c.backend_us = t["backend"].get<uint64_t>();
   c.reference_us = t["reference"].get<uint64_t>();
   c.per_dispatch_us = static_cast<double>(t.value("per_dispatch_ns", uint64_t{0})) / 1000.0;
+  if (t.contains("device")) c.device_us = t["device"].get<uint64_t>();
   if (j.contains("failure")) {
     auto failure = failure_from_json(j["failure"], at + "/failure");
     if (!failure) return failure.error();
@@ -171,6 +172,11 @@ Result<SealedReport> report_from_json(const nlohmann::json& json) {
     r.started_utc = json["started_utc"].get<std::string>();
     r.wall_us = json["timing_us"]["wall"].get<uint64_t>();
     r.phase_us = json["timing_us"]["phases"].get<std::map<std::string, uint64_t>>();
+    if (json["timing_us"].contains("dispatch_split")) {
+      const nlohmann::json& s = json["timing_us"]["dispatch_split"];
+      r.dispatch_split = DispatchSplit{s["device"].get<uint64_t>(), s["host"].get<uint64_t>(),
+                                       u32(s["measured_cases"]), u32(s["unmeasured_cases"])};
+    }
     for (size_t i = 0; i < json["cases"].size(); ++i) {
       auto c = case_from_json(json["cases"][i], "/cases/" + std::to_string(i));
       if (!c) return c.error();

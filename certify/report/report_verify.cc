@@ -10,6 +10,7 @@
 
 #include "certify/report/report.h"
 #include "certify/report/report_json.h"
+#include "certify/report/timing_checks.h"
 
 namespace vyre::certify {
 namespace {
@@ -53,7 +54,9 @@ constexpr Field kCaseTimingFields[] = {{"compile", Type::Unsigned},
                                        {"backend", Type::Unsigned},
                                        {"reference", Type::Unsigned},
                                        // Reports from before batched runs have none.
-                                       {"per_dispatch_ns", Type::Unsigned, true}};
+                                       {"per_dispatch_ns", Type::Unsigned, true},
+                                       // Only where the backend measured device time.
+                                       {"device", Type::Unsigned, true}};
 constexpr Field kCaseFields[] = {{"id", Type::String},
                                  // The backend and device it ran on; reports
                                  // from before it was recorded have none.
@@ -119,7 +122,20 @@ constexpr Field kBaselineFields[] = {
 constexpr Field kDriverCacheFields[] = {{"dir", Type::String},        {"what", Type::String},
                                         {"hits", Type::Unsigned},     {"misses", Type::Unsigned},
                                         {"rejected", Type::Unsigned}, {"stored", Type::Unsigned}};
-constexpr Field kRunTimingFields[] = {{"wall", Type::Unsigned}, {"phases", Type::UnsignedMap}};
+constexpr Field kDispatchSplitFields[] = {{"device", Type::Unsigned},
+                                          {"host", Type::Unsigned},
+                                          {"measured_cases", Type::Unsigned},
+                                          {"unmeasured_cases", Type::Unsigned}};
+constexpr Field kSlowestCaseFields[] = {{"id", Type::String},
+                                        {"backend", Type::Unsigned},
+                                        {"device", Type::Unsigned, true},
+                                        {"host", Type::Unsigned, true}};
+constexpr Field kRunTimingFields[] = {
+    {"wall", Type::Unsigned},
+    {"phases", Type::UnsignedMap},
+    // Optional: only where the backend measured device time (timing_checks.h).
+    {"dispatch_split", Type::Object, true, kDispatchSplitFields},
+    {"slowest", Type::ObjectArray, true, kSlowestCaseFields}};
 /// The report without its certificate (verify_certificate checks that).
 constexpr Field kReportFields[] = {{"schema_version", Type::Unsigned},
                                    {"spec_snapshot", Type::String},
@@ -442,6 +458,7 @@ Result<std::string> verify_report(const nlohmann::json& report) {
   if (auto judged = rejudge(body); !judged) return judged.error();
   if (auto gate = check_gate_members(body); !gate) return gate.error();
   if (auto device = check_device_fields(body); !device) return device.error();
+  if (auto timing = check_timing(body); !timing) return timing.error();
   return digest;
 }
 

@@ -55,6 +55,8 @@ struct PhaseTimes {
   uint64_t reference_us = 0;
   uint64_t compile_us = 0;
   uint64_t dispatch_us = 0;
+  /// The device's own share of dispatch_us, from the attempts that measured it.
+  uint64_t device_us = 0;
   uint64_t total() const { return reference_us + compile_us + dispatch_us; }
 };
 
@@ -93,18 +95,22 @@ class PhaseLedger {
   void add_attempt(size_t i, const CaseResult& r, const CaseExpectations& e) {
     phases_[i].compile_us += r.compile_us - e.compile_us;
     phases_[i].dispatch_us += r.backend_us;
+    phases_[i].device_us += r.device_us.value_or(0);
   }
 
   /// Adds the cases' phases to the report's. Cases that ran side by side
   /// (lanes) overlap, so where their sum exceeds `wall_us`, the time the
   /// cases took together, each phase gets its share of `wall_us` and the
-  /// phases still add up to the run's wall time.
+  /// phases still add up to the run's wall time. The device time, when
+  /// measured, is scaled as the dispatch phase is, and the dispatch phase is
+  /// split into it and the host's work; the report's cases must be in.
   void add_to(Report& report, uint64_t wall_us) const {
     PhaseTimes sum;
     for (const PhaseTimes& p : phases_) {
       sum.reference_us += p.reference_us;
       sum.compile_us += p.compile_us;
       sum.dispatch_us += p.dispatch_us;
+      sum.device_us += p.device_us;
     }
     const uint64_t total = sum.total();
     const auto share = [&](uint64_t us) {
@@ -114,6 +120,15 @@ class PhaseLedger {
     report.phase_us["reference"] += share(sum.reference_us);
     report.phase_us["compile"] += share(sum.compile_us);
     report.phase_us["dispatch"] += share(sum.dispatch_us);
+    uint32_t measured = 0;
+    for (const CaseResult& c : report.cases) measured += c.device_us ? 1 : 0;
+    if (measured == 0) return;
+    // Each case's device time is part of its dispatch time, so the clamp only
+    // absorbs the rounding of the two shares.
+    const uint64_t dispatch = report.phase_us["dispatch"];
+    const uint64_t device = std::min(share(sum.device_us), dispatch);
+    report.dispatch_split = DispatchSplit{device, dispatch - device, measured,
+                                          static_cast<uint32_t>(report.cases.size()) - measured};
   }
 
  private:
@@ -368,8 +383,9 @@ Report run_certification(Backend& backend, const Capabilities& device,
     results[i] = run_one_case(i, *chosen[i], run);
     return true;
   });
-  phases.add_to(report, RunClock::micros_since(run.start));
+  const uint64_t cases_us = RunClock::micros_since(run.start);
   add_results(report, chosen, results);
+  phases.add_to(report, cases_us);
   judge_report(report, backend, chosen, options, random_tally);
   return report;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "certify/run/output_shape.h"
 #include "certify/run/run_judge.h"
@@ -74,12 +75,31 @@ bool judge_batch(const BatchOutcome& batch, const BatchOptions& options, const V
   return true;
 }
 
+/// Adds a batch's device time to the case's: the case stays measured only
+/// while every batch was. A batch's device time never exceeds the wall time
+/// it was measured within, `batch_us` (a device clock that runs fast, or
+/// rounding, could make it): the split stays device <= wall.
+void add_device_time(CaseResult& r, std::optional<double> device_ms, uint64_t batch_us,
+                     bool first) {
+  std::optional<uint64_t> batch;
+  if (device_ms) {
+    batch = std::min<uint64_t>(batch_us, static_cast<uint64_t>(*device_ms * 1000.0 + 0.5));
+  }
+  if (first) {
+    r.device_us = batch;
+  } else if (!r.device_us || !batch) {
+    r.device_us.reset();
+  } else {
+    *r.device_us += *batch;
+  }
+}
+
 /// Runs variant `ve` of a case; false after recording its failure in `r`.
 bool run_variant(Backend& backend, const CaseExpectations& expectations,
                  const VariantExpectation& ve, const CaseRunOptions& o,
                  const ReproWriter& write_repro,
                  std::map<CompileKey, std::shared_ptr<const CompiledProgram>>& compiled,
-                 Clock::time_point case_start, CaseResult& r) {
+                 Clock::time_point case_start, uint32_t& batches, CaseResult& r) {
   if (ve.invalid) {
     record_invalid(r, *ve.invalid);
     return false;
@@ -129,7 +149,9 @@ bool run_variant(Backend& backend, const CaseExpectations& expectations,
   auto start = Clock::now();
   BatchOutcome batch =
       backend.dispatch_runs(*program, v.test_case.inputs, v.test_case.grid, batch_options);
-  r.backend_us += RunClock::micros_since(start);
+  const uint64_t batch_us = RunClock::micros_since(start);
+  r.backend_us += batch_us;
+  add_device_time(r, batch.timing.device_ms, batch_us, batches++ == 0);
   r.dispatches += batch.dispatches;
   r.per_dispatch_us += batch.timing.per_dispatch_us * batch.dispatches;
   RunJudge judge(expectation, expected);
@@ -143,8 +165,9 @@ void run_dispatch_case(Backend& backend, const CaseExpectations& expectations,
   const Clock::time_point case_start = Clock::now();
   r.variants = static_cast<uint32_t>(expectations.variants.size());
   std::map<CompileKey, std::shared_ptr<const CompiledProgram>> compiled;
+  uint32_t batches = 0;
   for (const VariantExpectation& ve : expectations.variants) {
-    if (!run_variant(backend, expectations, ve, o, write_repro, compiled, case_start, r)) {
+    if (!run_variant(backend, expectations, ve, o, write_repro, compiled, case_start, batches, r)) {
       // A failure in another lowering than the one emitted says which one
       // broke: the as-emitted variants of the same program passed before it.
       if (const Encoding e = ve.variant.test_case.encoding; e != Encoding::AsEmitted) {

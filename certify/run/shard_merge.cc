@@ -130,6 +130,27 @@ Result<Ok> check_selection(const Report& first, const std::vector<std::string>& 
                "): the shards are of another suite build, or cases were left out of them"};
 }
 
+/// The merged dispatch split: the shards' device times and measured cases
+/// added up; a shard without a split measured none, so its dispatch phase
+/// is host work and its cases unmeasured. Absent when no shard measured.
+void merge_dispatch_splits(const std::vector<const SealedReport*>& shards, Report& merged) {
+  uint64_t device = 0;
+  uint32_t measured = 0;
+  bool any = false;
+  for (const SealedReport* s : shards) {
+    if (!s->report.dispatch_split) continue;
+    any = true;
+    device += s->report.dispatch_split->device_us;
+    measured += s->report.dispatch_split->measured_cases;
+  }
+  if (!any) return;
+  const uint64_t dispatch = merged.phase_us["dispatch"];
+  device = std::min(device, dispatch);
+  measured = std::min<uint32_t>(measured, static_cast<uint32_t>(merged.cases.size()));
+  merged.dispatch_split = DispatchSplit{device, dispatch - device, measured,
+                                        static_cast<uint32_t>(merged.cases.size()) - measured};
+}
+
 }  // namespace
 
 Result<Report> merge_shard_reports(const std::vector<SealedReport>& shards,
@@ -180,6 +201,7 @@ Result<Report> merge_shard_reports(const std::vector<SealedReport>& shards,
       merged.cases.push_back(c);
     }
   }
+  merge_dispatch_splits(in_order, merged);
   std::vector<std::string> ids;
   for (const CaseResult& c : merged.cases) ids.push_back(c.id);
   if (ids.size() != first.shard->selected ||
