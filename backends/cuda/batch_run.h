@@ -14,7 +14,7 @@
 
 namespace vyre::cuda {
 
-/// What run_batch needs; the inputs passed check_inputs and exceeded_limit.
+/// What run_batch needs; the inputs passed clike::check_host_inputs and exceeded_limit.
 struct BatchRequest {
   const LoadedKernel& kernel;
   const KernelInterface& iface;

@@ -1,5 +1,6 @@
 // The cuda backend: lazy driver and device, compile, dispatch and recovery.
 #include "backends/cuda/cuda_backend.h"
+#include "backends/clike/host_inputs.h"
 
 #include <atomic>
 #include <chrono>
@@ -115,7 +116,7 @@ struct CudaBackend::State {
     }
     ReadyDispatch r;
     r.iface = &program->lowered().iface;
-    if (Result<Ok> valid = check_inputs(*r.iface, inputs, grid); !valid.ok()) {
+    if (Result<Ok> valid = clike::check_host_inputs(*r.iface, inputs, grid); !valid.ok()) {
       return failed(Status::Error, valid.error().message);
     }
     Result<ContextHandles> handles = get_context();

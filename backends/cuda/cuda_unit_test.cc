@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "backends/clike/host_inputs.h"
 #include "backends/cuda/batch_plan.h"
 #include "backends/cuda/cuda_api.h"
 #include "backends/cuda/cuda_backend.h"
@@ -150,26 +151,31 @@ TEST(CudaChecks, HostAbiErrorsNameTheBuffer) {
   iface.buffers.push_back({"fixed", BufferAccess::ReadOnly, DataType::U32, 2});
   iface.buffers.push_back({"u", BufferAccess::Uniform, DataType::U32, 0});
   const BufferSet good = {{"out", bytes(4)}, {"fixed", bytes(8)}, {"u", bytes(16)}};
-  EXPECT_TRUE(check_inputs(iface, good, grid(1)).ok());
+  EXPECT_TRUE(clike::check_host_inputs(iface, good, grid(1)).ok());
   BufferSet missing = good;
   missing.erase("out");
-  EXPECT_NE(
-      check_inputs(iface, missing, grid(1)).error().message.find("no input bytes for buffer `out`"),
-      std::string::npos);
+  EXPECT_NE(clike::check_host_inputs(iface, missing, grid(1))
+                .error()
+                .message.find("no input bytes for buffer `out`"),
+            std::string::npos);
   BufferSet extra = good;
   extra["nope"] = {};
-  EXPECT_NE(check_inputs(iface, extra, grid(1)).error().message.find("`nope` names no buffer"),
+  EXPECT_NE(clike::check_host_inputs(iface, extra, grid(1))
+                .error()
+                .message.find("`nope` names no buffer"),
             std::string::npos);
   BufferSet wrong = good;
   wrong["fixed"] = bytes(12);
-  EXPECT_NE(
-      check_inputs(iface, wrong, grid(1)).error().message.find("needs exactly 8 bytes; got 12"),
-      std::string::npos);
+  EXPECT_NE(clike::check_host_inputs(iface, wrong, grid(1))
+                .error()
+                .message.find("needs exactly 8 bytes; got 12"),
+            std::string::npos);
   BufferSet big = good;
   big["u"] = bytes(65540);
-  EXPECT_FALSE(check_inputs(iface, big, grid(1)).ok());
-  EXPECT_NE(check_inputs(iface, good, grid(1, 0)).error().message.find("0 workgroups on y"),
-            std::string::npos);
+  EXPECT_FALSE(clike::check_host_inputs(iface, big, grid(1)).ok());
+  EXPECT_NE(
+      clike::check_host_inputs(iface, good, grid(1, 0)).error().message.find("0 workgroups on y"),
+      std::string::npos);
 }
 
 TEST(CudaChecks, EachDeviceLimitIsNamedWithItsValue) {

@@ -21,40 +21,6 @@ std::string exceeds(const std::string& what, uint64_t needed, const char* limit,
 
 }  // namespace
 
-Result<Ok> check_inputs(const KernelInterface& iface, const BufferSet& inputs, const Grid& grid) {
-  for (size_t axis = 0; axis < 3; ++axis) {
-    if (grid.workgroups[axis] == 0) {
-      return Error{std::string("the grid has 0 workgroups on ") + kAxes[axis] +
-                   "; every axis needs at least 1"};
-    }
-  }
-  for (const auto& [name, bytes] : inputs) {
-    const bool known = std::any_of(iface.buffers.begin(), iface.buffers.end(),
-                                   [&](const KernelBuffer& b) { return b.name == name; });
-    if (!known) {
-      return Error{"input `" + name + "` names no buffer of the program that takes a binding"};
-    }
-  }
-  for (const KernelBuffer& b : iface.buffers) {
-    const auto it = inputs.find(b.name);
-    if (it == inputs.end()) {
-      return Error{"no input bytes for buffer `" + b.name + "`; every non-workgroup buffer, " +
-                   "read_write ones included, needs its initial bytes"};
-    }
-    const uint64_t expected = uint64_t{b.declared_count} * element_size(b.element);
-    if (b.declared_count != 0 && it->second.size() != expected) {
-      return Error{"buffer `" + b.name + "` is declared with " + std::to_string(b.declared_count) +
-                   " elements, so it needs exactly " + std::to_string(expected) + " bytes; got " +
-                   std::to_string(it->second.size())};
-    }
-    if (b.access == BufferAccess::Uniform && it->second.size() > kMaxUniformBytes) {
-      return Error{"uniform buffer `" + b.name + "` has " + std::to_string(it->second.size()) +
-                   " bytes; uniform buffers hold at most 65536"};
-    }
-  }
-  return Ok{};
-}
-
 std::optional<std::string> exceeded_limit(const KernelInterface& iface, const BufferSet& inputs,
                                           const Grid& grid, const DeviceLimits& limits) {
   for (size_t axis = 0; axis < 3; ++axis) {

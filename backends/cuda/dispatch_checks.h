@@ -32,11 +32,6 @@ struct DeviceLimits {
   uint64_t total_memory = 0;                 ///< cuDeviceTotalMem
 };
 
-/// The inputs and grid as the host ABI (S1) demands: every bound buffer given,
-/// no unknown name, declared sizes matched, uniform buffers within 64 KiB, a
-/// grid of at least 1 per axis.
-Result<Ok> check_inputs(const KernelInterface& iface, const BufferSet& inputs, const Grid& grid);
-
 /// The first device limit this dispatch exceeds, as a message naming the
 /// limit, its value and what the program needs; nullopt when it fits. Besides
 /// the device's limits, a grid whose invocation ids pass 2^32 - 1 on an axis
