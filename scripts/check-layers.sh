@@ -42,7 +42,7 @@ backends/cuda: backends backends/clike spec/ir spec/support
 backends/registry: backends backends/cuda backends/opencl backends/vulkan spec/ir spec/support
 archetypes/graph: backends reference/graph spec/ir spec/support
 archetypes/dataflow: archetypes/graph backends reference/graph spec/ir spec/support
-generators: reference/graph spec/ir spec/text spec/validate
+generators: reference/graph spec/ir spec/support spec/text spec/validate
 certify/suite: archetypes/dataflow archetypes/graph backends generators reference reference/graph reference/spec_tables spec/ir spec/support
 certify/report: backends certify/suite spec/ir spec/support spec/text
 certify/gate: certify/report certify/suite spec/support

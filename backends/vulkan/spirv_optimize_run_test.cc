@@ -35,8 +35,8 @@ TEST(SpirvOptimizeRun, BothRecipesGiveTheReferenceBytes) {
       DispatchOutcome run = backend.dispatch(*compiled.program, c.inputs, c.grid);
       ASSERT_EQ(run.status, Status::Ok) << c.name << " " << name_of(e) << ": " << run.message;
       EXPECT_EQ(run.outputs, expected->outputs)
-          << c.name << " " << name_of(e) << ": observed" << testing::describe(run.outputs) << "\nexpected"
-          << testing::describe(expected->outputs);
+          << c.name << " " << name_of(e) << ": observed" << testing::describe(run.outputs)
+          << "\nexpected" << testing::describe(expected->outputs);
     }
   }
 }
