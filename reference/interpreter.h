@@ -21,8 +21,17 @@ namespace vyre::reference {
 /// program every schedule gives identical bytes.
 struct Schedule {
   enum class Kind : uint8_t { Canonical, Reversed, Random };
+  /// Which workgroups share a lockstep batch. Default: one at a time when the
+  /// program has a barrier or a workgroup buffer, else as many as fill a
+  /// batch. Apart: one at a time (a workgroup ends before the next starts).
+  /// Together: at least two at a time, barrier or not, so that the atomics of
+  /// different workgroups interleave as on a GPU, where workgroups run
+  /// concurrently (a program with a workgroup buffer still runs one at a time:
+  /// the interpreter keeps one copy of workgroup memory).
+  enum class Grouping : uint8_t { Default, Apart, Together };
   Kind kind = Kind::Canonical;
   uint64_t seed = 0;  ///< Used by Random.
+  Grouping grouping = Grouping::Default;
 };
 
 /// Knobs of one run.
@@ -34,7 +43,7 @@ struct RunOptions {
   /// With checks, a program with atomics that ran conforming runs again under
   /// this many other schedules, and any difference in its outputs is a
   /// schedule-dependence violation (reference/exec/schedule_probe.h).
-  uint32_t schedule_probes = 3;
+  uint32_t schedule_probes = 4;
   /// Whether two runs' outputs are the same result, for the probes; empty:
   /// byte for byte. A program whose outputs are judged in a canonical form
   /// (graph.bfs findings, whose raw order is the schedule's) passes that

@@ -23,10 +23,15 @@ struct BatchGeometry {
   uint64_t bytes = 0;
 };
 
-bool needs_single_workgroup_batches(const Program& program, const LaneProgram& compiled) {
-  if (compiled.has_barrier) return true;
+bool has_workgroup_buffer(const Program& program) {
   return std::any_of(program.buffers.begin(), program.buffers.end(),
                      [](const BufferDecl& b) { return b.access == BufferAccess::Workgroup; });
+}
+
+/// By default a barrier's workgroup runs alone, so that the barrier-divergence
+/// observer sees one workgroup per batch; workgroup memory has one copy.
+bool needs_single_workgroup_batches(const Program& program, const LaneProgram& compiled) {
+  return compiled.has_barrier || has_workgroup_buffer(program);
 }
 
 /// Bytes of registers and per-lane scratch for a batch `width` lanes wide.
@@ -39,13 +44,22 @@ uint64_t batch_bytes(const LaneProgram& compiled, uint64_t width) {
 }
 
 Result<BatchGeometry> choose_geometry(const ExecutionPlan& plan, const LaneProgram& compiled,
-                                      const RunOptions& options) {
+                                      const RunOptions& options, bool observed) {
   const uint64_t fixed = plan.sizes.host_bytes + plan.sizes.output_bytes +
                          plan.sizes.workgroup_bytes + plan.observer_bytes;
   const uint32_t lanes = plan.shape.lanes_per_workgroup;
   uint32_t groups = 1;
-  if (!needs_single_workgroup_batches(*plan.program, compiled)) {
-    groups = std::max<uint32_t>(1, kTargetBatchLanes / lanes);
+  const Schedule::Grouping grouping = options.schedule.grouping;
+  // The observers judge barriers and races one workgroup per batch, so a
+  // checked run keeps the default grouping; the schedule probes run unchecked.
+  const bool together =
+      grouping == Schedule::Grouping::Together && !observed && !has_workgroup_buffer(*plan.program);
+  const bool default_grouping = grouping == Schedule::Grouping::Default ||
+                                (grouping == Schedule::Grouping::Together && !together);
+  if (together || (default_grouping && !needs_single_workgroup_batches(*plan.program, compiled))) {
+    // Together pairs workgroups even when one fills a batch: the point is
+    // that two of them interleave.
+    groups = std::max<uint32_t>(together ? 2 : 1, kTargetBatchLanes / lanes);
     groups = std::min(groups, plan.shape.workgroups);
     while (groups > 1 &&
            fixed + batch_bytes(compiled, uint64_t{groups} * lanes) > options.max_memory_bytes) {
@@ -232,7 +246,8 @@ class Execution {
 Result<RunResult> execute(const ExecutionPlan& plan, const LaneProgram& compiled,
                           const BufferSet& inputs, const RunOptions& options,
                           std::span<Observer* const> observers, MemoryBudget& memory) {
-  const Result<BatchGeometry> geometry = choose_geometry(plan, compiled, options);
+  const Result<BatchGeometry> geometry =
+      choose_geometry(plan, compiled, options, !observers.empty());
   if (!geometry) return geometry.error();
   if (!memory.reserve(geometry->bytes, "buffers, registers and checks")) {
     return check_memory(memory.refused_total(), options, memory.refused_what()).error();

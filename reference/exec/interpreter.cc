@@ -45,15 +45,29 @@ std::string_view name_of(Violation::Kind kind) {
 }
 
 std::string describe(const Schedule& schedule) {
+  std::string text = "?";
   switch (schedule.kind) {
     case Schedule::Kind::Canonical:
-      return "canonical";
+      text = "canonical";
+      break;
     case Schedule::Kind::Reversed:
-      return "reversed";
+      text = "reversed";
+      break;
     case Schedule::Kind::Random:
-      return "random:" + std::to_string(schedule.seed);
+      text = "random:" + std::to_string(schedule.seed);
+      break;
   }
-  return "?";
+  switch (schedule.grouping) {
+    case Schedule::Grouping::Default:
+      break;
+    case Schedule::Grouping::Apart:
+      text += " (workgroups apart)";
+      break;
+    case Schedule::Grouping::Together:
+      text += " (workgroups together)";
+      break;
+  }
+  return text;
 }
 
 std::string_view name_of(AccessKind kind) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <span>
 
 namespace vyre::reference {
 namespace {
@@ -20,7 +21,8 @@ bool has_atomic(const LaneProgram& compiled) {
 }
 
 bool same_schedule(const Schedule& a, const Schedule& b) {
-  return a.kind == b.kind && (a.kind != Schedule::Kind::Random || a.seed == b.seed);
+  return a.kind == b.kind && a.grouping == b.grouping &&
+         (a.kind != Schedule::Kind::Random || a.seed == b.seed);
 }
 
 uint32_t word_at(const ByteBuffer& bytes, size_t word) {
@@ -72,9 +74,21 @@ std::optional<Violation> compare(const BufferSet& first, const Schedule& own,
 }  // namespace
 
 std::vector<Schedule> probe_schedules(const Schedule& own, uint32_t count) {
-  std::vector<Schedule> candidates = {{Schedule::Kind::Canonical, 0},
-                                      {Schedule::Kind::Reversed, 0}};
-  for (uint64_t seed : kProbeSeeds) candidates.push_back({Schedule::Kind::Random, seed});
+  using Kind = Schedule::Kind;
+  using Grouping = Schedule::Grouping;
+  // Workgroups run together (their atomics interleave, as on a GPU) and
+  // apart (one ends before the next starts) early in the list: a value read
+  // by one atomic and written back by a later one (a compare-exchange
+  // without a retry loop) loses an update only when workgroups overlap, and
+  // the default runs a barrier's workgroups one at a time.
+  std::vector<Schedule> candidates = {{Kind::Canonical, 0, Grouping::Together},
+                                      {Kind::Reversed, 0, Grouping::Default},
+                                      {Kind::Random, kProbeSeeds[0], Grouping::Apart},
+                                      {Kind::Reversed, 0, Grouping::Together},
+                                      {Kind::Canonical, 0, Grouping::Default}};
+  for (uint64_t seed : std::span(kProbeSeeds).subspan(1)) {
+    candidates.push_back({Kind::Random, seed, Grouping::Default});
+  }
   std::vector<Schedule> out;
   for (const Schedule& s : candidates) {
     if (out.size() == count) break;

@@ -64,6 +64,24 @@ std::vector<NonconformingCase> schedule_dependent_cases() {
       counter_and_out({4, 1, 1},
                       {store("out", atomic(AtomicOp::Add, "c", u32(0), u32(1)), local_id(0))}),
       Grid{}, 4, "slots are handed out in atomic order: a permutation of the ids"));
+  // Found by `vyre-certify fuzz` on an NVIDIA H200, where workgroups run at
+  // once: a compare-exchange that is not retried loses an update when two
+  // workgroups read the counter before either writes. The barrier used to
+  // hide it: the reference ran a barrier's workgroups one after another.
+  Body lost_update = {
+      let("seen", atomic(AtomicOp::Or, "c", u32(0), u32(0))),
+      let("won", compare_exchange("c", u32(0), var("seen"), add(var("seen"), u32(1))))};
+  Body lost_update_then_barrier = lost_update;
+  lost_update_then_barrier.push_back(barrier());
+  out.push_back(dependent("lost_update_across_workgroups_with_barrier",
+                          counter_and_out({1, 1, 1}, std::move(lost_update_then_barrier)),
+                          Grid{{2, 1, 1}}, 1,
+                          "two workgroups read 0, one compare-exchange fails: the counter ends 1 "
+                          "or 2"));
+  out.push_back(dependent("lost_update_across_workgroups",
+                          counter_and_out({1, 1, 1}, std::move(lost_update)), Grid{{2, 1, 1}}, 1,
+                          "in lockstep both read 0 and the counter ends 1; one workgroup after "
+                          "the other it ends 2"));
   return out;
 }
 
@@ -91,6 +109,37 @@ std::vector<TestCase> schedule_independent_cases() {
                                                               add(invocation_id(0), u32(1))))}),
                 Grid{{2, 1, 1}}, {{"c", zero_words(1)}, {"out", zero_words(1)}},
                 {{"c", to_bytes({8})}, {"out", to_bytes({0})}}));
+  // A compare-exchange retried until it wins: an invocation fails only when
+  // another's succeeds, so four tries each suffice for four invocations, and
+  // the counter ends 4 in any order (two workgroups of two).
+  out.push_back(make_case(
+      "exec/atomic_compare_exchange_retried_until_it_wins",
+      counter_and_out(
+          {2, 1, 1},
+          {let("done", u32(0)),
+           loop("try", u32(0), u32(4),
+                {if_(eq(var("done"), u32(0)),
+                     {let("seen", atomic(AtomicOp::Or, "c", u32(0), u32(0))),
+                      if_(eq(compare_exchange("c", u32(0), var("seen"), add(var("seen"), u32(1))),
+                             var("seen")),
+                          {assign("done", u32(1))})})})}),
+      Grid{{2, 1, 1}}, {{"c", zero_words(1)}, {"out", zero_words(1)}},
+      {{"c", to_bytes({4})}, {"out", to_bytes({0})}}));
+  // Each invocation ORs its local id into the counter by compare-exchange,
+  // three tries each: a try fails only when another invocation added a bit,
+  // which happens at most twice, so the counter ends 0|1|2 = 3 and every
+  // invocation reads 3 after the barrier (the shape of a fuzz program that
+  // an NVIDIA H200 got wrong; reports/driver-bugs).
+  out.push_back(make_case(
+      "exec/atomic_or_bits_by_compare_exchange_with_retries",
+      counter_and_out({3, 1, 1},
+                      {loop("try", u32(0), u32(3),
+                            {let("seen", atomic(AtomicOp::Or, "c", u32(0), u32(0))),
+                             let("won", compare_exchange("c", u32(0), var("seen"),
+                                                         bit_or(var("seen"), local_id(0))))}),
+                       barrier(), store("out", local_id(0), load("c", u32(0)))}),
+      Grid{}, {{"c", zero_words(1)}, {"out", zero_words(3)}},
+      {{"c", to_bytes({3})}, {"out", to_bytes({3, 3, 3})}}));
   return out;
 }
 
