@@ -8,11 +8,11 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include "certify/cli/command.h"
 #include "certify/cli/output_folder.h"
+#include "certify/cli/read_input.h"
 #include "certify/suite/random_program_cases.h"
 #include "generators/wellformed_program.h"
 #include "spec/text/text_format.h"
@@ -133,14 +133,6 @@ std::string features_of(const ProgramFeatures& f) {
   return out.empty() ? "-" : out;
 }
 
-/// Writes `text` to `path`; false when the file cannot be written whole.
-bool write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-  file.close();
-  return static_cast<bool>(file);
-}
-
 }  // namespace
 
 std::string_view generate_usage() {
@@ -187,7 +179,7 @@ int cmd_generate(std::span<const std::string> args) {
       if (c.id.size() > id.size()) name += "." + c.id.substr(id.size() + 1);
       const std::string text = "# vyre-certify generate: " + c.id + ", program seed " + seed_text +
                                "\n" + print_case(certify::dispatch_of(c)->test_case);
-      if (!write_file(dir / (name + ".vyre"), text)) {
+      if (!write_whole_file((dir / (name + ".vyre")).string(), text)) {
         std::fprintf(stderr, "vyre-certify generate: cannot write %s\n",
                      (dir / (name + ".vyre")).c_str());
         return kExitUsage;
@@ -195,7 +187,7 @@ int cmd_generate(std::span<const std::string> args) {
       ++files;
     }
   }
-  if (!write_file(dir / "INDEX.txt", index)) {
+  if (!write_whole_file((dir / "INDEX.txt").string(), index)) {
     std::fprintf(stderr, "vyre-certify generate: cannot write %s\n", (dir / "INDEX.txt").c_str());
     return kExitUsage;
   }

@@ -51,6 +51,9 @@ std::string_view lower_usage();
 /// `vyre-certify merge --out DIR SHARD_DIR...`: joins the reports of a sharded run.
 int cmd_merge(std::span<const std::string> args);
 std::string_view merge_usage();
+/// `vyre-certify reduce CASE.vyre --backend NAME ...`: shrinks a failing case.
+int cmd_reduce(std::span<const std::string> args);
+std::string_view reduce_usage();
 /// `vyre-certify rules`: the validation rule table.
 int cmd_rules(std::span<const std::string> args);
 std::string_view rules_usage();

@@ -18,6 +18,8 @@ const std::vector<Command>& commands() {
        cmd_lower},
       {"merge", "join the reports of a sharded run (--shard I/N) into one sealed report",
        merge_usage(), cmd_merge},
+      {"reduce", "shrink a case that fails on a backend while it keeps failing the same way",
+       reduce_usage(), cmd_reduce},
       {"rules", "list the validation rules", rules_usage(), cmd_rules},
       {"run", "run one case file on a backend (default: the reference) and check its expectation",
        run_usage(), cmd_run},

@@ -32,4 +32,11 @@ Result<std::string> read_text_file(const std::string& path) {
       "the text format's limit of " + std::to_string(kMaxTextBytes >> 20) + " MiB; split it");
 }
 
+bool write_whole_file(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary);
+  file << text;
+  file.close();
+  return static_cast<bool>(file);
+}
+
 }  // namespace vyre::cli

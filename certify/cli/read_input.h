@@ -1,6 +1,6 @@
 // Reading a file named on the command line, bounded so that a huge or endless
 // input (a multi-gigabyte file, /dev/zero) is refused instead of exhausting
-// memory or hanging.
+// memory or hanging; and writing one whole.
 #pragma once
 
 #include <cstddef>
@@ -19,5 +19,9 @@ Result<std::string> read_input(const std::string& path, size_t limit_bytes,
 /// A program or test-case file in the text format, refused past the format's
 /// size limit (the parser would refuse it anyway, after reading it all).
 Result<std::string> read_text_file(const std::string& path);
+
+/// Writes `text` to `path` (replacing it); false when it cannot be written
+/// whole.
+bool write_whole_file(const std::string& path, const std::string& text);
 
 }  // namespace vyre::cli
