@@ -93,6 +93,31 @@ TEST(GateRetry, ADeviceLossIsRetriedOnAFreshBackendWhichTheRunKeeps) {
   EXPECT_TRUE(report.certified);
 }
 
+/// A backend compiling ahead whose every compile ends `crashed`, as when its
+/// process died during another case's call while the compile was in flight.
+class CrashedCompileBackend final : public Backend {
+ public:
+  std::string name() const override { return "crashed-compile"; }
+  bool compiles_concurrently() const override { return true; }
+  Capabilities probe() override { return {}; }
+  CompileOutcome compile(const Program&) override {
+    return {Status::Crashed, "backend process crashed during another call", nullptr};
+  }
+  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet&, const Grid&) override {
+    return right();
+  }
+};
+
+TEST(GateRetry, ACompileLostWithTheProcessIsCompiledAgainOnTheFreshBackend) {
+  CrashedCompileBackend first;
+  GateRun gate({"L1/test/a"}, right);
+  const Report report = gate.run(first);
+  ASSERT_EQ(report.cases.size(), 1u);
+  EXPECT_EQ(report.cases[0].verdict, Verdict::Pass) << report.cases[0].message;
+  EXPECT_EQ(report.cases[0].retried, "crashed");
+  EXPECT_EQ(gate.reopened, 1);
+}
+
 /// The files in `dir`/repro; none when the folder does not exist.
 std::vector<std::string> repro_files(const std::string& dir) {
   std::vector<std::string> names;

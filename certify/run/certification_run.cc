@@ -242,6 +242,18 @@ Attempt attempt_case(Backend& on, const SuiteCase& c, const CaseExpectations& ex
   return a;
 }
 
+/// `e` for a retry on a fresh backend: a program compiled ahead whose
+/// compile failed is compiled again there. Its failure may have been the old
+/// backend's (its process crashed or hung during another case's call while
+/// this compile was in flight); reusing it would fail the retry the same way.
+CaseExpectations compiled_again_where_failed(const CaseExpectations& e) {
+  CaseExpectations again = e;
+  std::erase_if(again.compiled, [](const auto& entry) {
+    return entry.second.status != Status::Ok || !entry.second.program;
+  });
+  return again;
+}
+
 /// Case `i` (`c`) from start to result: its expectations from the pool, an
 /// attempt, one retry on a fresh backend when the first ended DeviceLost,
 /// Timeout or Crashed, and the failure's reduction when the case opts in.
@@ -265,7 +277,7 @@ CaseResult run_one_case(size_t i, const SuiteCase& c, RunContext& run) {
     if (fresh.ok()) {
       on = *fresh;
       run.phases.add_attempt(i, first, expectations);
-      a = attempt_case(*on, c, expectations, run);
+      a = attempt_case(*on, c, compiled_again_where_failed(expectations), run);
       a.result.message = retried_message(first.verdict, first.message, a.result.message);
       // The report names only the retry's repro: the first attempt's file,
       // unless the retry wrote the same one, would be an orphan.
