@@ -255,9 +255,10 @@ void known_failures_section(const Page& page, std::string& out) {
 
 void mutation_section(const Page& page, std::string& out) {
   out += "<h2>Suite strength</h2>\n" + element("p", mutation_score_line(page.report.backend));
-  if (!mutation_score_measured(page.report.backend)) return;
+  const MutationRecord* record = mutation_record_of(page.report.backend);
+  if (record == nullptr) return;
   out += "<table>\n" + header_row({"surviving mutant", "why"});
-  for (const SurvivingMutant& m : surviving_mutants()) out += tr({td(m.name), td(m.reason)});
+  for (const SurvivingMutant& m : record->surviving) out += tr({td(m.name), td(m.reason)});
   out += "</table>\n";
 }
 

@@ -1,13 +1,40 @@
-// The suite's mutation score (mutation_record.h) as reports show it: a
-// separate member of report.json, "mutation_score", and a line of report.md.
+// The suite's mutation scores (mutation_record.h, mutation_record_opencl.h) as
+// reports show them: a separate member of report.json, "mutation_score", and
+// a line of report.md, for a report of a backend whose seeded bugs were
+// measured.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "certify/report/mutation_record.h"
+
 namespace vyre::certify {
+
+/// One backend's committed mutation record (mutation_record.h for vulkan,
+/// mutation_record_opencl.h for opencl), as reports show it.
+struct MutationRecord {
+  std::string_view backend;
+  std::string_view catalogue;
+  uint32_t catalogue_version = 0;
+  std::string_view device;
+  std::string_view level;
+  uint32_t runs = 0;
+  uint32_t mutants = 0;
+  uint32_t killed = 0;
+  std::span<const SurvivingMutant> surviving;
+};
+
+/// Every committed record.
+std::span<const MutationRecord> mutation_records();
+
+/// The record of `backend` (its name as a report names it); null when its
+/// seeded bugs were not measured.
+const MutationRecord* mutation_record_of(std::string_view backend);
 
 /// Whether the committed record measured `backend` (its name as the report
 /// names it): only then does a report carry the score.

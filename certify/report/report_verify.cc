@@ -392,7 +392,7 @@ Result<Ok> check_gate_members(const nlohmann::json& body) {
 /// The API each built-in backend's devices report (Capabilities::api), by
 /// the text it starts with; a plugin's is its own.
 constexpr std::pair<std::string_view, std::string_view> kBackendApis[] = {
-    {"vulkan", "Vulkan "}, {"opencl", "OpenCL "}, {"reference", "vyre "}};
+    {"vulkan", "Vulkan "}, {"opencl", "OpenCL "}, {"cuda", "CUDA "}, {"reference", "vyre "}};
 
 /// The backend and device fields agree with what the cases record: a
 /// built-in backend's API, and every case's device_fingerprint (when the

@@ -152,6 +152,13 @@ TEST(ReportCompleteness, RelabelledBackendOrDeviceIsRefused) {
                            r["device"]["name"] = "NVIDIA H100 80GB HBM3";
                          }),
                   "/device/api");
+  // ... or as the H100's CUDA, whose API verify did not check at first.
+  expect_rejected(forged(genuine,
+                         [](nlohmann::json& r) {
+                           r["backend"] = "cuda";
+                           r["device"]["name"] = "NVIDIA H100 80GB HBM3";
+                         }),
+                  "/device/api");
   // The API relabelled too: the cases still record the device they ran on.
   expect_rejected(forged(genuine,
                          [](nlohmann::json& r) {
