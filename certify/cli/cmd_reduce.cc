@@ -18,7 +18,6 @@
 #include "certify/cli/command.h"
 #include "certify/cli/read_input.h"
 #include "certify/run/failure_reduction.h"
-#include "spec/support/diagnostic_text.h"
 #include "spec/text/text_format.h"
 
 namespace vyre::cli {
@@ -119,18 +118,8 @@ int cmd_reduce(std::span<const std::string> args) {
   if (const std::optional<std::string> problem = parse_flags(args, flags)) {
     return usage_error(*problem);
   }
-  const Result<std::string> text = read_text_file(flags.file);
-  if (!text) {
-    std::fprintf(stderr, "%s: %s\n", flags.file.c_str(), text.error().message.c_str());
-    return kExitUsage;
-  }
-  const Result<TestCase> parsed = parse_case(*text);
-  if (!parsed.ok()) {
-    std::fprintf(
-        stderr, "%s\n",
-        file_diagnostic(flags.file, parsed.error().loc, "", parsed.error().message).c_str());
-    return kExitUsage;
-  }
+  const std::optional<TestCase> parsed = read_case_file(flags.file);
+  if (!parsed) return kExitUsage;
   auto opened = open_usable_backend(flags.backend);
   if (!opened) {
     std::fprintf(stderr, "vyre-certify reduce: %s\n", opened.error().message.c_str());

@@ -25,8 +25,6 @@
 #include "certify/run/replay_dispatch.h"
 #include "reference/interpreter.h"
 #include "spec/ir/host_words.h"
-#include "spec/support/diagnostic_text.h"
-#include "spec/text/text_format.h"
 
 namespace vyre::cli {
 namespace {
@@ -225,18 +223,8 @@ int cmd_run(std::span<const std::string> args) {
   if (const std::optional<std::string> problem = parse_flags(args, flags)) {
     return usage_error(*problem);
   }
-  const Result<std::string> text = read_text_file(flags.file);
-  if (!text) {
-    std::fprintf(stderr, "%s: %s\n", flags.file.c_str(), text.error().message.c_str());
-    return kExitUsage;
-  }
-  const Result<TestCase> parsed = parse_case(*text);
-  if (!parsed.ok()) {
-    std::fprintf(
-        stderr, "%s\n",
-        file_diagnostic(flags.file, parsed.error().loc, "", parsed.error().message).c_str());
-    return kExitUsage;
-  }
+  const std::optional<TestCase> parsed = read_case_file(flags.file);
+  if (!parsed) return kExitUsage;
   const TestCase& c = *parsed;
   const auto& wg = c.program.workgroup_size;
   const auto& grid = c.grid.workgroups;

@@ -1,10 +1,12 @@
 #include "certify/cli/read_input.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include "spec/support/diagnostic_text.h"
 #include "spec/text/text_format.h"
 
 namespace vyre::cli {
@@ -30,6 +32,21 @@ Result<std::string> read_text_file(const std::string& path) {
   return read_input(
       path, kMaxTextBytes,
       "the text format's limit of " + std::to_string(kMaxTextBytes >> 20) + " MiB; split it");
+}
+
+std::optional<TestCase> read_case_file(const std::string& path) {
+  const Result<std::string> text = read_text_file(path);
+  if (!text) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), text.error().message.c_str());
+    return std::nullopt;
+  }
+  Result<TestCase> parsed = parse_case(*text);
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "%s\n",
+                 file_diagnostic(path, parsed.error().loc, "", parsed.error().message).c_str());
+    return std::nullopt;
+  }
+  return std::move(parsed).value();
 }
 
 bool write_whole_file(const std::string& path, const std::string& text) {

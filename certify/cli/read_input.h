@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
+#include "spec/ir/test_case.h"
 #include "spec/support/result.h"
 
 namespace vyre::cli {
@@ -19,6 +21,10 @@ Result<std::string> read_input(const std::string& path, size_t limit_bytes,
 /// A program or test-case file in the text format, refused past the format's
 /// size limit (the parser would refuse it anyway, after reading it all).
 Result<std::string> read_text_file(const std::string& path);
+
+/// The test case in the text-format file `path`; nullopt after printing why
+/// not to stderr (the read error, or the parser's `FILE:LINE:COL:` diagnostic).
+std::optional<TestCase> read_case_file(const std::string& path);
 
 /// Writes `text` to `path` (replacing it); false when it cannot be written
 /// whole.
