@@ -79,8 +79,7 @@ class Server {
   }
 
  private:
-  // Runs `answer` on a new thread and writes its reply. A reply that cannot
-  // be written means the parent is gone or broken: the child ends at once.
+  // Runs `answer` on a new thread and sends its reply.
   template <typename Answer>
   std::optional<int> run(Answer answer) {
     {
