@@ -32,6 +32,56 @@ struct Registry {
   }
 };
 
+/// Forwards every call to `inner` and sums the device time its dispatches
+/// report, as add_device_ms does for a batch: the work's own backend calls
+/// go through it, from any of the run threads.
+class DeviceTimeTally final : public Backend {
+ public:
+  explicit DeviceTimeTally(Backend& inner) : inner_(inner) {}
+
+  std::string name() const override { return inner_.name(); }
+  Capabilities probe() override { return inner_.probe(); }
+  CompileOutcome compile(const Program& program) override { return inner_.compile(program); }
+  std::vector<Encoding> encodings() const override { return inner_.encodings(); }
+  CompileOutcome compile_encoded(const Program& program, Encoding encoding) override {
+    return inner_.compile_encoded(program, encoding);
+  }
+  DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
+                           const Grid& grid) override {
+    DispatchOutcome out = inner_.dispatch(program, inputs, grid);
+    add(out.timing.device_ms);
+    return out;
+  }
+  BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
+                             const Grid& grid, const BatchOptions& options) override {
+    BatchOutcome out = inner_.dispatch_runs(program, inputs, grid, options);
+    add(out.timing.device_ms);
+    return out;
+  }
+  bool compiles_concurrently() const override { return inner_.compiles_concurrently(); }
+  void prepare(const CompiledProgram& program) override { inner_.prepare(program); }
+  uint32_t concurrent_dispatches() const override { return inner_.concurrent_dispatches(); }
+  std::optional<DriverCacheUse> driver_cache() const override { return inner_.driver_cache(); }
+
+  /// The sum so far; nullopt before any dispatch or after an unmeasured one.
+  std::optional<double> total() {
+    std::lock_guard lock(mutex_);
+    return total_;
+  }
+
+ private:
+  void add(std::optional<double> part) {
+    std::lock_guard lock(mutex_);
+    total_ = add_device_ms(total_, part, first_);
+    first_ = false;
+  }
+
+  Backend& inner_;
+  std::mutex mutex_;
+  std::optional<double> total_;
+  bool first_ = true;
+};
+
 uint64_t micros_since(Clock::time_point start) {
   return static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count());
@@ -66,9 +116,10 @@ uint64_t last_hosted_work_id() {
   return r.last_id;
 }
 
-HostedRunsOutcome HostedWork::run_here(Backend& backend, const HostedRunsOptions& options) const {
+HostedRunsOutcome HostedWork::run_here(Backend& inner, const HostedRunsOptions& options) const {
   const Clock::time_point start = Clock::now();
   HostedRunsOutcome out;
+  DeviceTimeTally backend(inner);
   HostedPrepared prepared = prepare(backend);
   out.prepare_us = micros_since(start);
   out.prepare_status = prepared.status;
@@ -89,6 +140,7 @@ HostedRunsOutcome HostedWork::run_here(Backend& backend, const HostedRunsOptions
     return done.status == Status::Ok;
   });
   out.runs_us = micros_since(runs_start);
+  out.device_ms = backend.total();
   return out;
 }
 

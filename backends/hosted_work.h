@@ -71,6 +71,10 @@ struct HostedRunsOutcome {
   /// Wall time of prepare() and of the runs, in microseconds.
   uint64_t prepare_us = 0;
   uint64_t runs_us = 0;
+  /// Time the device measured executing the work's dispatches (their
+  /// DispatchTiming and BatchTiming device_ms summed), in milliseconds;
+  /// nullopt when it made none or any of them was not measured.
+  std::optional<double> device_ms;
 };
 
 /// Registered host code: prepares itself on a backend. Neither copied nor

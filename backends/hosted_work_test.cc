@@ -98,5 +98,47 @@ TEST(HostedWork, APrepareWithoutARunIsAnError) {
   EXPECT_EQ(out.prepare_message, "hosted work `empty` prepared no run");
 }
 
+/// Answers each dispatch Ok with the device time its input's one word
+/// names in microseconds (0: not measured).
+class TimedBackend final : public Backend {
+ public:
+  std::string name() const override { return "timed"; }
+  Capabilities probe() override { return {}; }
+  CompileOutcome compile(const Program&) override {
+    return {Status::Ok, "", std::make_shared<CompiledProgram>()};
+  }
+  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet& inputs, const Grid&) override {
+    DispatchOutcome out{Status::Ok, "", {}, {}};
+    const uint32_t us = word_at(inputs.at("us"), 0);
+    if (us != 0) out.timing.device_ms = us / 1000.0;
+    return out;
+  }
+};
+
+/// Work whose every run dispatches once per entry of `device_us`.
+HostedWork timed_work(std::vector<uint32_t> device_us) {
+  return HostedWork("timed", [device_us](Backend& backend) {
+    auto program = backend.compile(Program{}).program;
+    return HostedPrepared{Status::Ok, "", [&backend, program, device_us] {
+                            for (uint32_t us : device_us) {
+                              (void)backend.dispatch(*program, {{"us", to_bytes({us})}}, Grid{});
+                            }
+                            return HostedRun{Status::Ok, "", {}};
+                          }};
+  });
+}
+
+TEST(HostedWork, TheDeviceTimeOfEveryDispatchIsSummed) {
+  TimedBackend backend;
+  const HostedRunsOutcome measured =
+      timed_work({250, 500}).run_here(backend, {.runs = 4, .threads = 2});
+  ASSERT_TRUE(measured.device_ms);
+  EXPECT_NEAR(*measured.device_ms, 4 * 0.75, 1e-9);
+  // One dispatch the device did not measure leaves the whole unmeasured.
+  EXPECT_FALSE(timed_work({250, 0}).run_here(backend, {.runs = 2}).device_ms);
+  // No dispatch, no device time (not 0).
+  EXPECT_FALSE(timed_work({}).run_here(backend, {.runs = 2}).device_ms);
+}
+
 }  // namespace
 }  // namespace vyre

@@ -198,6 +198,7 @@ void put_hosted_outcome(WireWriter& w, const HostedRunsOutcome& o) {
   w.text(o.prepare_message);
   w.u64(o.prepare_us);
   w.u64(o.runs_us);
+  put_device_ms(w, o.device_ms);
   w.u32(static_cast<uint32_t>(o.runs.size()));
   std::vector<uint32_t> distinct;  // Runs whose outputs went on the wire.
   for (uint32_t i = 0; i < o.runs.size(); ++i) {
@@ -225,6 +226,7 @@ HostedRunsOutcome get_hosted_outcome(WireReader& r) {
   o.prepare_message = r.text();
   o.prepare_us = r.u64();
   o.runs_us = r.u64();
+  o.device_ms = get_device_ms(r);
   const uint32_t runs = r.u32();
   for (uint32_t i = 0; i < runs && !r.failed(); ++i) {
     const uint8_t present = r.u8();

@@ -240,6 +240,7 @@ HostedRunsOutcome four_runs(const ByteBuffer& big) {
   o.prepare_message = "compiled";
   o.prepare_us = 11;
   o.runs_us = 22;
+  o.device_ms = 3.5;
   o.runs.push_back(HostedRun{Status::Ok, "", {{"findings", big}}});
   o.runs.push_back(HostedRun{Status::Ok, "", {{"findings", {1, 2}}}});
   o.runs.push_back(HostedRun{Status::Ok, "", {{"findings", big}}});
@@ -263,6 +264,10 @@ TEST(Messages, HostedRunsReplySendsEqualOutputsOnceAndRestoresThem) {
   EXPECT_EQ(got.prepare_message, "compiled");
   EXPECT_EQ(got.prepare_us, 11u);
   EXPECT_EQ(got.runs_us, 22u);
+  EXPECT_EQ(got.device_ms, 3.5);
+  HostedRunsOutcome impossible = sent;
+  impossible.device_ms = -1;
+  EXPECT_FALSE(decode_hosted_runs_reply(encode(HostedRunsReplyMessage{impossible, 5})).ok());
   ASSERT_EQ(got.runs.size(), 5u);
   for (size_t i = 0; i < 4; ++i) {
     ASSERT_TRUE(got.runs[i]) << i;

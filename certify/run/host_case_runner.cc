@@ -54,6 +54,12 @@ void run_host_case(Backend& backend, const HostCase& h, const CaseExpectations& 
   // the work's passage to and from a child process) is the backend's.
   r.compile_us += std::min(outcome.prepare_us, call_us);
   r.backend_us += call_us - std::min(outcome.prepare_us, call_us);
+  // The device's own time of the engine's dispatches, a part of the
+  // backend's (at most all of it); absent when any was not measured.
+  if (outcome.device_ms) {
+    r.device_us =
+        std::min<uint64_t>(static_cast<uint64_t>(*outcome.device_ms * 1000.0 + 0.5), r.backend_us);
+  }
   if (outcome.status != Status::Ok) {
     record_failure(r, host_verdict(outcome.status), outcome.message, "runs", h.inputs, expected, {},
                    std::nullopt, nullptr);
