@@ -25,6 +25,10 @@
 
 namespace vyre {
 
+class HostedWork;
+struct HostedRunsOptions;
+struct HostedRunsOutcome;
+
 /// Closed set of outcomes of compile and dispatch.
 enum class Status : uint8_t {
   Ok,
@@ -218,6 +222,11 @@ class Backend {
   /// How the backend's on-disk driver cache served the run so far; nullopt
   /// when it keeps none (the default, or caching disabled).
   virtual std::optional<DriverCacheUse> driver_cache() const { return std::nullopt; }
+  /// Prepares `work` on this backend and makes its runs
+  /// (backends/hosted_work.h), where the device lives: in this process by
+  /// default (HostedWork::run_here); an isolated backend makes them in its
+  /// child process, so each of the work's calls costs no round trip.
+  virtual HostedRunsOutcome run_hosted(const HostedWork& work, const HostedRunsOptions& options);
 };
 
 /// Records run `run`'s outputs in `outcome` (the first run's, or a differing

@@ -74,7 +74,7 @@ const std::vector<Kernel>& catalogue_kernels() {
         add(c.id, d->test_case.program);
       } else {
         RecordingBackend recorder;
-        (void)std::get<certify::HostCase>(c.body).prepare(recorder);
+        (void)std::get<certify::HostCase>(c.body).work->prepare(recorder);
         for (size_t i = 0; i < recorder.programs.size(); ++i) {
           add(c.id + "#" + std::to_string(i), recorder.programs[i]);
         }

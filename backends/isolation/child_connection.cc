@@ -70,6 +70,8 @@ ChildConnection::~ChildConnection() {
 
 void ChildConnection::serve_replies(const std::function<int()>& body, HelloMessage& hello) {
   std::optional<CallFailure> failure;
+  // Read before the fork: the child holds at least every work up to here.
+  hosted_generation_ = last_hosted_work_id();
   auto spawned = ChildProcess::spawn(body);
   if (!spawned) {
     failure =
@@ -92,6 +94,11 @@ void ChildConnection::serve_replies(const std::function<int()>& body, HelloMessa
       if (auto lost = read_frame_into(process_->replies(), std::nullopt, options_.max_message_bytes,
                                       frame)) {
         lose_child(*lost);
+        break;
+      }
+      if (frame.kind == static_cast<uint32_t>(MessageKind::Progress)) {
+        if (note_progress(frame)) continue;
+        lose_child({ChannelFailure::Kind::Malformed, "a malformed progress message"});
         break;
       }
       Result<uint64_t> call = call_id_of(frame);
@@ -176,10 +183,23 @@ void ChildConnection::lose_child(const ChannelFailure& failure) {
   changed_.notify_all();
 }
 
-std::variant<Frame, CallFailure> ChildConnection::call(uint64_t call, const Frame& request,
-                                                       const std::string& during,
-                                                       std::chrono::milliseconds timeout) {
-  Pending mine{during, std::nullopt, std::nullopt};
+bool ChildConnection::note_progress(const Frame& frame) {
+  Result<ProgressMessage> progress = decode_progress(frame);
+  if (!progress) return false;
+  std::lock_guard lock(mutex_);
+  // A call no longer waiting has timed out and its child is being killed.
+  auto waiting = pending_.find(progress->call);
+  if (waiting == pending_.end()) return true;
+  waiting->second->progress = std::chrono::steady_clock::now();
+  waiting->second->progress_calls = progress->calls;
+  changed_.notify_all();
+  return true;
+}
+
+std::variant<Frame, CallFailure> ChildConnection::call(
+    uint64_t call, const Frame& request, const std::string& during,
+    std::chrono::milliseconds timeout, std::optional<std::chrono::milliseconds> quiet_limit) {
+  Pending mine{during, std::nullopt, std::nullopt, std::nullopt, 0};
   {
     std::lock_guard lock(mutex_);
     if (dead_) {
@@ -203,7 +223,14 @@ std::variant<Frame, CallFailure> ChildConnection::call(uint64_t call, const Fram
       wrote->kind != ChannelFailure::Kind::TimedOut && !mine.failure) {
     mine.failure = loss(*wrote, "", during, timeout);
   }
-  changed_.wait_until(lock, *deadline, [&mine] { return mine.reply || mine.failure; });
+  const auto answered = [&mine] { return mine.reply || mine.failure; };
+  // Each progress report moves a quiet limit's deadline; the wait ends at a
+  // deadline no report moved.
+  auto limit = *deadline;
+  while (!changed_.wait_until(lock, limit, answered)) {
+    if (!quiet_limit || !mine.progress || *mine.progress + *quiet_limit <= limit) break;
+    limit = *mine.progress + *quiet_limit;
+  }
   pending_.erase(call);
   if (mine.reply) return std::move(*mine.reply);
   if (mine.failure) {
@@ -213,10 +240,16 @@ std::variant<Frame, CallFailure> ChildConnection::call(uint64_t call, const Fram
       abandon(Status::DeviceLost, "was lost (" + failure.message + ")");
     return failure;
   }
+  std::string silent = during;
+  std::chrono::milliseconds waited = timeout;
+  if (quiet_limit && mine.progress) {
+    silent += " (after it started backend call #" + std::to_string(mine.progress_calls) + ")";
+    waited = *quiet_limit;
+  }
   lock.unlock();
   abandon(Status::DeviceLost, "was killed because another call did not answer within " +
-                                  ms_text(timeout) + " (" + during + ")");
-  return loss({ChannelFailure::Kind::TimedOut, ""}, "", during, timeout);
+                                  ms_text(waited) + " (" + silent + ")");
+  return loss({ChannelFailure::Kind::TimedOut, ""}, "", silent, waited);
 }
 
 void ChildConnection::send(const Frame& request) {

@@ -58,12 +58,20 @@ class ChildConnection {
   /// Sends `request`, whose payload carries call id `call`, and waits up to
   /// `timeout` for the reply with that id. `during` names the call in
   /// messages ("dispatch of program #3 on grid 4x1x1").
-  std::variant<Frame, CallFailure> call(uint64_t call, const Frame& request,
-                                        const std::string& during,
-                                        std::chrono::milliseconds timeout);
+  /// With `quiet_limit`, each Progress frame the child sends for this call
+  /// moves the limit to `quiet_limit` past its arrival (never before
+  /// `timeout`): hosted work may run long, but no backend call of it longer.
+  std::variant<Frame, CallFailure> call(
+      uint64_t call, const Frame& request, const std::string& during,
+      std::chrono::milliseconds timeout,
+      std::optional<std::chrono::milliseconds> quiet_limit = std::nullopt);
 
   /// Sends a request that gets no reply; a failure abandons the child.
   void send(const Frame& request);
+
+  /// The highest HostedWork id registered when the child was forked: it
+  /// holds every work up to that id (backends/hosted_work.h).
+  uint64_t hosted_generation() const { return hosted_generation_; }
 
   /// False once the child died or was abandoned: calls then fail at once.
   bool alive() const;
@@ -86,12 +94,17 @@ class ChildConnection {
     std::string during;
     std::optional<Frame> reply;
     std::optional<CallFailure> failure;
+    /// When the child last reported progress of this call, and its count.
+    std::optional<std::chrono::steady_clock::time_point> progress;
+    uint64_t progress_calls = 0;
   };
 
   explicit ChildConnection(const IsolationOptions& options) : options_(options) {}
   void serve_replies(const std::function<int()>& body, HelloMessage& hello);
   std::optional<CallFailure> read_hello(HelloMessage& hello);
   void lose_child(const ChannelFailure& failure);
+  /// Records a Progress frame; false when it is malformed.
+  bool note_progress(const Frame& frame);
   void fail_all(const std::function<CallFailure(const Pending&)>& failure);
   void kill_child();
 
@@ -110,6 +123,7 @@ class ChildConnection {
   std::set<uint64_t> held_;
   std::set<uint64_t> prepared_;
   std::atomic<uint64_t> next_call_{1};
+  uint64_t hosted_generation_ = 0;  ///< Set before `started_`.
 };
 
 }  // namespace vyre::isolation

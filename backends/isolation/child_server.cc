@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "backends/isolation/messages.h"
+#include "backends/isolation/progress_backend.h"
 #include "spec/text/text_format.h"
 
 namespace vyre::isolation {
@@ -60,6 +61,10 @@ class Server {
         if (auto m = decode_dispatch_runs(request))
           return run([this, m = std::move(*m)] { return encode(dispatch_runs(m)); });
         break;
+      case MessageKind::HostedRuns:
+        if (auto m = decode_hosted_runs(request))
+          return run([this, m = *m] { return encode(hosted_runs(m)); });
+        break;
       case MessageKind::Release:
         if (auto m = decode_release(request)) {
           std::lock_guard lock(programs_mutex_);
@@ -74,8 +79,7 @@ class Server {
   }
 
  private:
-  // Runs `answer` on a new thread and writes its reply. A reply that cannot
-  // be written means the parent is gone or broken: the child ends at once.
+  // Runs `answer` on a new thread and sends its reply.
   template <typename Answer>
   std::optional<int> run(Answer answer) {
     {
@@ -83,15 +87,18 @@ class Server {
       ++running_;
     }
     std::thread([this, answer = std::move(answer)]() mutable {
-      Frame reply = answer();
-      {
-        std::lock_guard lock(write_mutex_);
-        if (write_frame(replies_fd_, reply, kNoDeadline)) ::_exit(kExitCannotReply);
-      }
+      send(answer());
       std::lock_guard lock(running_mutex_);
       if (--running_ == 0) idle_.notify_all();
     }).detach();
     return std::nullopt;
+  }
+
+  // A reply or progress report that cannot be written means the parent is
+  // gone or broken: the child ends at once.
+  void send(const Frame& frame) {
+    std::lock_guard lock(write_mutex_);
+    if (write_frame(replies_fd_, frame, kNoDeadline)) ::_exit(kExitCannotReply);
   }
 
   std::shared_ptr<const CompiledProgram> find(uint64_t id) {
@@ -140,6 +147,34 @@ class Server {
     }
     return {backend_.dispatch_runs(*program, request.inputs, request.grid, request.options),
             request.call};
+  }
+
+  // The work runs here, on the backend, with no round trip per call; each
+  // backend call it begins is reported (at most once per kProgressInterval)
+  // so that the parent bounds every call, not only the whole work.
+  HostedRunsReplyMessage hosted_runs(const HostedRunsMessage& request) {
+    HostedRunsReplyMessage reply;
+    reply.call = request.call;
+    const HostedWork* work = find_hosted_work(request.work);
+    if (work == nullptr) {
+      reply.outcome.status = Status::Error;
+      reply.outcome.message = "isolation: the backend process holds no hosted work #" +
+                              std::to_string(request.work) + " (it was made after the fork)";
+      return reply;
+    }
+    std::mutex reported_mutex;
+    std::optional<std::chrono::steady_clock::time_point> reported;
+    ProgressBackend watched(backend_, [&](uint64_t calls) {
+      const auto now = std::chrono::steady_clock::now();
+      {
+        std::lock_guard lock(reported_mutex);
+        if (reported && now - *reported < kProgressInterval) return;
+        reported = now;
+      }
+      send(encode(ProgressMessage{request.call, calls}));
+    });
+    reply.outcome = work->run_here(watched, request.options);
+    return reply;
   }
 
   Backend& backend_;

@@ -53,11 +53,11 @@ std::optional<CallFailure> IsolatedBackend::start() {
   return std::nullopt;
 }
 
-IsolatedBackend::Connected IsolatedBackend::connection() {
+IsolatedBackend::Connected IsolatedBackend::connection(uint64_t holding) {
   // A dead child is let go of after the lock: its end may take a moment.
   std::shared_ptr<ChildConnection> retired;
   std::lock_guard lock(mutex_);
-  if (child_ && child_->alive()) return child_;
+  if (child_ && child_->alive() && child_->hosted_generation() >= holding) return child_;
   retired = std::move(child_);
   if (failed_starts_ >= options_.max_start_attempts && start_failure_) {
     return CallFailure{start_failure_->status,
@@ -103,12 +103,11 @@ void IsolatedBackend::send_releases(ChildConnection& child) {
 }
 
 template <typename Reply, typename Decode>
-std::variant<Reply, CallFailure> IsolatedBackend::exchange(ChildConnection& child, uint64_t call,
-                                                           const Frame& request,
-                                                           const std::string& during,
-                                                           std::chrono::milliseconds timeout,
-                                                           Decode decode) {
-  auto reply = child.call(call, request, during, timeout);
+std::variant<Reply, CallFailure> IsolatedBackend::exchange(
+    ChildConnection& child, uint64_t call, const Frame& request, const std::string& during,
+    std::chrono::milliseconds timeout, Decode decode,
+    std::optional<std::chrono::milliseconds> quiet_limit) {
+  auto reply = child.call(call, request, during, timeout, quiet_limit);
   if (auto* failure = std::get_if<CallFailure>(&reply)) return *failure;
   Result<Reply> decoded = decode(std::get<Frame>(reply));
   if (!decoded) {
@@ -304,6 +303,49 @@ BatchOutcome IsolatedBackend::dispatch_runs(const CompiledProgram& program, cons
   if (auto* failure = std::get_if<CallFailure>(&reply)) return failed(*failure);
   BatchOutcome& outcome = std::get<DispatchRunsReplyMessage>(reply).outcome;
   retire_after(connected, outcome.status, during);
+  return std::move(outcome);
+}
+
+HostedRunsOutcome IsolatedBackend::run_hosted(const HostedWork& work,
+                                              const HostedRunsOptions& options) {
+  const auto failed = [](CallFailure failure) {
+    HostedRunsOutcome outcome;
+    outcome.status = failure.status;
+    outcome.message = std::move(failure.message);
+    return outcome;
+  };
+  Connected child = connection(work.id());
+  if (auto* failure = std::get_if<CallFailure>(&child)) return failed(*failure);
+  ChildConnection& connected = *std::get<std::shared_ptr<ChildConnection>>(child);
+  send_releases(connected);
+  const std::string during = "the host-driven runs of `" + work.name() + "`";
+  const uint64_t call = connected.next_call();
+  // Each backend call of the work gets what a dispatch gets, from the
+  // progress report of its start (reports come at most kProgressInterval
+  // apart, so a call may begin that long before its report would have).
+  const std::chrono::milliseconds per_call = 2 * options_.call_timeout + kProgressInterval;
+  auto reply = exchange<HostedRunsReplyMessage>(
+      connected, call, encode(HostedRunsMessage{work.id(), options, call}), during, per_call,
+      decode_hosted_runs_reply, per_call);
+  if (auto* failure = std::get_if<CallFailure>(&reply)) return failed(*failure);
+  HostedRunsOutcome& outcome = std::get<HostedRunsReplyMessage>(reply).outcome;
+  // A backend that reported a hang or a lost device during the work is not
+  // trusted with the next call, as after a dispatch.
+  Status ended = outcome.prepare_status;
+  for (const std::optional<HostedRun>& run : outcome.runs) {
+    if (run && run->status != Status::Ok) {
+      ended = run->status;
+      break;
+    }
+  }
+  retire_after(connected, ended, during);
+  if (outcome.runs.size() > options.runs) {
+    connected.abandon(Status::DeviceLost, "was killed after a malformed reply to another call");
+    return failed({Status::BadOutput,
+                   "backend process sent " + std::to_string(outcome.runs.size()) + " runs for " +
+                       std::to_string(options.runs) + " asked during " + during + "; killed it"});
+  }
+  outcome.runs.resize(options.runs);
   return std::move(outcome);
 }
 

@@ -80,21 +80,29 @@ class IsolatedBackend final : public Backend {
   bool compiles_concurrently() const override;
   void prepare(const CompiledProgram& program) override;
   uint32_t concurrent_dispatches() const override;
+  /// Runs the work in the child (its copy from the fork), so its calls cost
+  /// no round trip; a child forked before the work was made is replaced by
+  /// one that holds it. Its progress reports bound each backend call it
+  /// makes (twice call_timeout, as a dispatch), not the whole work.
+  HostedRunsOutcome run_hosted(const HostedWork& work, const HostedRunsOptions& options) override;
 
  private:
   using Connected = std::variant<std::shared_ptr<ChildConnection>, CallFailure>;
 
   /// The running child, or a new one; why none could be started otherwise.
-  Connected connection();
+  /// A child forked before HostedWork `holding` was made is replaced (it
+  /// ends once the calls in flight on it let go).
+  Connected connection(uint64_t holding = 0);
   std::optional<CallFailure> try_start();
   /// Tells the child which programs the parent let go of.
   void send_releases(ChildConnection& child);
   /// One request and its reply, decoded by `decode`; a reply that does not
   /// decode abandons the child (BadOutput).
   template <typename Reply, typename Decode>
-  std::variant<Reply, CallFailure> exchange(ChildConnection& child, uint64_t call,
-                                            const Frame& request, const std::string& during,
-                                            std::chrono::milliseconds timeout, Decode decode);
+  std::variant<Reply, CallFailure> exchange(
+      ChildConnection& child, uint64_t call, const Frame& request, const std::string& during,
+      std::chrono::milliseconds timeout, Decode decode,
+      std::optional<std::chrono::milliseconds> quiet_limit = std::nullopt);
   std::variant<CompileReplyMessage, CallFailure> compile_in(ChildConnection& child, uint64_t id,
                                                             const std::string& text,
                                                             Encoding encoding,

@@ -1,5 +1,8 @@
 #include "backends/isolation/messages.h"
 
+#include <algorithm>
+#include <chrono>
+#include <climits>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -180,6 +183,75 @@ Encoding get_encoding(WireReader& r) {
   return static_cast<Encoding>(code);
 }
 
+void put_hosted_run(WireWriter& w, const HostedRun& run) {
+  put_status(w, run.status);
+  w.text(run.message);
+}
+
+/// Each run: a presence byte; for a started run its status, message and
+/// either 0 and its outputs, or 1 + the index of an earlier run with the same
+/// outputs (the runs of a passing case mostly agree: their bytes go once).
+void put_hosted_outcome(WireWriter& w, const HostedRunsOutcome& o) {
+  put_status(w, o.status);
+  w.text(o.message);
+  put_status(w, o.prepare_status);
+  w.text(o.prepare_message);
+  w.u64(o.prepare_us);
+  w.u64(o.runs_us);
+  put_device_ms(w, o.device_ms);
+  w.u32(static_cast<uint32_t>(o.runs.size()));
+  std::vector<uint32_t> distinct;  // Runs whose outputs went on the wire.
+  for (uint32_t i = 0; i < o.runs.size(); ++i) {
+    const std::optional<HostedRun>& run = o.runs[i];
+    w.u8(run ? 1 : 0);
+    if (!run) continue;
+    put_hosted_run(w, *run);
+    auto same = std::find_if(distinct.begin(), distinct.end(),
+                             [&](uint32_t d) { return o.runs[d]->outputs == run->outputs; });
+    if (same != distinct.end()) {
+      w.u32(*same + 1);
+      continue;
+    }
+    w.u32(0);
+    w.buffers(run->outputs);
+    distinct.push_back(i);
+  }
+}
+
+HostedRunsOutcome get_hosted_outcome(WireReader& r) {
+  HostedRunsOutcome o;
+  o.status = get_status(r);
+  o.message = r.text();
+  o.prepare_status = get_status(r);
+  o.prepare_message = r.text();
+  o.prepare_us = r.u64();
+  o.runs_us = r.u64();
+  o.device_ms = get_device_ms(r);
+  const uint32_t runs = r.u32();
+  for (uint32_t i = 0; i < runs && !r.failed(); ++i) {
+    const uint8_t present = r.u8();
+    if (present > 1) r.fail("a run's presence byte is " + std::to_string(present));
+    if (present != 1) {
+      o.runs.emplace_back();
+      continue;
+    }
+    HostedRun run;
+    run.status = get_status(r);
+    run.message = r.text();
+    const uint32_t same = r.u32();
+    if (same == 0) {
+      run.outputs = r.buffers();
+    } else if (same > i || !o.runs[same - 1]) {
+      r.fail("run " + std::to_string(i) + " names run " + std::to_string(same - 1) +
+             ", which is not an earlier started run");
+    } else {
+      run.outputs = o.runs[same - 1]->outputs;
+    }
+    o.runs.emplace_back(std::move(run));
+  }
+  return o;
+}
+
 }  // namespace
 
 Frame encode(const HelloMessage& m) {
@@ -270,6 +342,30 @@ Frame encode(const PrepareReplyMessage& m) {
   WireWriter w;
   w.u64(m.call);
   return framed(MessageKind::PrepareReply, w);
+}
+
+Frame encode(const HostedRunsMessage& m) {
+  WireWriter w;
+  w.u64(m.call);
+  w.u64(m.work);
+  w.u32(m.options.runs);
+  w.u32(m.options.threads);
+  w.u64(static_cast<uint64_t>(m.options.budget.count()));
+  return framed(MessageKind::HostedRuns, w);
+}
+
+Frame encode(const HostedRunsReplyMessage& m) {
+  WireWriter w;
+  w.u64(m.call);
+  put_hosted_outcome(w, m.outcome);
+  return framed(MessageKind::HostedRunsReply, w);
+}
+
+Frame encode(const ProgressMessage& m) {
+  WireWriter w;
+  w.u64(m.call);
+  w.u64(m.calls);
+  return framed(MessageKind::Progress, w);
 }
 
 Result<uint64_t> call_id_of(const Frame& frame) {
@@ -404,6 +500,41 @@ Result<PrepareReplyMessage> decode_prepare_reply(const Frame& frame) {
                                         m.call = r.u64();
                                         return m;
                                       });
+}
+
+Result<HostedRunsMessage> decode_hosted_runs(const Frame& frame) {
+  return decoded<HostedRunsMessage>(
+      frame, MessageKind::HostedRuns, "hosted runs", [](WireReader& r) {
+        HostedRunsMessage m;
+        m.call = r.u64();
+        m.work = r.u64();
+        m.options.runs = r.u32();
+        m.options.threads = r.u32();
+        const uint64_t budget = r.u64();
+        if (budget > uint64_t{INT64_MAX}) r.fail("budget past i64");
+        m.options.budget =
+            std::chrono::milliseconds(static_cast<int64_t>(std::min<uint64_t>(budget, INT64_MAX)));
+        return m;
+      });
+}
+
+Result<HostedRunsReplyMessage> decode_hosted_runs_reply(const Frame& frame) {
+  return decoded<HostedRunsReplyMessage>(frame, MessageKind::HostedRunsReply, "hosted runs reply",
+                                         [](WireReader& r) {
+                                           HostedRunsReplyMessage m;
+                                           m.call = r.u64();
+                                           m.outcome = get_hosted_outcome(r);
+                                           return m;
+                                         });
+}
+
+Result<ProgressMessage> decode_progress(const Frame& frame) {
+  return decoded<ProgressMessage>(frame, MessageKind::Progress, "progress", [](WireReader& r) {
+    ProgressMessage m;
+    m.call = r.u64();
+    m.calls = r.u64();
+    return m;
+  });
 }
 
 }  // namespace vyre::isolation

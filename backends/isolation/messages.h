@@ -1,20 +1,28 @@
 // The messages between an isolated backend and its child process. The child
 // speaks first (Hello, which carries the probe); after that every Compile,
-// Prepare, Dispatch and DispatchRuns gets exactly one reply, and Release gets
-// none. Several calls may be in flight at once: each request carries a call
-// id, first in its payload, and its reply carries the same id
+// Prepare, Dispatch, DispatchRuns and HostedRuns gets exactly one reply, and
+// Release gets none. While HostedRuns runs, the child may also send Progress
+// frames carrying its call id, any number, before the reply. Several calls may be in flight at
+// once: each request carries a call id, first in its payload, and its reply carries the same id
 // (call_id_of reads it without decoding the rest).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/hosted_work.h"
 #include "backends/isolation/frame_io.h"
 #include "spec/support/result.h"
 
 namespace vyre::isolation {
+
+/// The child sends at most one Progress per call this often: a backend call
+/// of hosted work that begins sooner after the last report goes unreported,
+/// so the parent allows this long on top of each call's own limit.
+inline constexpr std::chrono::milliseconds kProgressInterval{100};
 
 /// The kind word of a frame.
 enum class MessageKind : uint32_t {
@@ -28,6 +36,9 @@ enum class MessageKind : uint32_t {
   DispatchRunsReply = 8,  ///< Child to parent.
   Prepare = 9,            ///< Parent to child: build a program's device objects.
   PrepareReply = 10,      ///< Child to parent, once prepare() returned.
+  HostedRuns = 11,        ///< Parent to child: make the runs of a HostedWork there.
+  HostedRunsReply = 12,   ///< Child to parent.
+  Progress = 13,          ///< Child to parent: hosted work in flight made a backend call.
 };
 
 /// The child's first message: its backend's name and probe, or why it failed.
@@ -100,6 +111,28 @@ struct PrepareReplyMessage {
   uint64_t call = 0;
 };
 
+/// Prepare the HostedWork registered under `work` (the child's copy, from
+/// the fork) on the child's backend and make its runs (Backend::run_hosted).
+struct HostedRunsMessage {
+  uint64_t work = 0;
+  HostedRunsOptions options;
+  uint64_t call = 0;
+};
+
+/// The outcome of hosted runs. On the wire a run whose outputs equal an
+/// earlier run's names that run instead of repeating its bytes.
+struct HostedRunsReplyMessage {
+  HostedRunsOutcome outcome;
+  uint64_t call = 0;
+};
+
+/// Hosted work of call `call` started its `calls`-th backend call: the
+/// parent's limit for that call runs from here.
+struct ProgressMessage {
+  uint64_t call = 0;
+  uint64_t calls = 0;
+};
+
 /// Forget these program ids.
 struct ReleaseMessage {
   std::vector<uint64_t> ids;
@@ -115,6 +148,9 @@ Frame encode(const DispatchRunsMessage& message);
 Frame encode(const DispatchRunsReplyMessage& message);
 Frame encode(const PrepareMessage& message);
 Frame encode(const PrepareReplyMessage& message);
+Frame encode(const HostedRunsMessage& message);
+Frame encode(const HostedRunsReplyMessage& message);
+Frame encode(const ProgressMessage& message);
 
 /// The call id of a request or reply (the first u64 of its payload); an
 /// Error for Hello, Release and a payload too short to hold one.
@@ -132,5 +168,8 @@ Result<DispatchRunsMessage> decode_dispatch_runs(const Frame& frame);
 Result<DispatchRunsReplyMessage> decode_dispatch_runs_reply(const Frame& frame);
 Result<PrepareMessage> decode_prepare(const Frame& frame);
 Result<PrepareReplyMessage> decode_prepare_reply(const Frame& frame);
+Result<HostedRunsMessage> decode_hosted_runs(const Frame& frame);
+Result<HostedRunsReplyMessage> decode_hosted_runs_reply(const Frame& frame);
+Result<ProgressMessage> decode_progress(const Frame& frame);
 
 }  // namespace vyre::isolation

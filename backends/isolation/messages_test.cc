@@ -216,5 +216,96 @@ RC_GTEST_PROP(Messages, DispatchRoundTripsAndEveryCutFails,
   RC_ASSERT(!decode_dispatch(frame).ok());
 }
 
+TEST(Messages, HostedRunsAndProgressRoundTrip) {
+  HostedRunsOptions options{.runs = 100, .threads = 3, .budget = std::chrono::milliseconds(4500)};
+  auto request = decode_hosted_runs(encode(HostedRunsMessage{42, options, 9}));
+  ASSERT_TRUE(request.ok()) << request.error().message;
+  EXPECT_EQ(request->work, 42u);
+  EXPECT_EQ(request->call, 9u);
+  EXPECT_EQ(request->options.runs, 100u);
+  EXPECT_EQ(request->options.threads, 3u);
+  EXPECT_EQ(request->options.budget, std::chrono::milliseconds(4500));
+  auto progress = decode_progress(encode(ProgressMessage{7, 1234}));
+  ASSERT_TRUE(progress.ok()) << progress.error().message;
+  EXPECT_EQ(progress->call, 7u);
+  EXPECT_EQ(progress->calls, 1234u);
+  EXPECT_EQ(*call_id_of(encode(ProgressMessage{7, 1})), 7u);
+}
+
+/// An outcome of four runs: runs 0, 2 and 3 agree on `big`, run 1 differs;
+/// run 3 failed; a fifth was not started.
+HostedRunsOutcome four_runs(const ByteBuffer& big) {
+  HostedRunsOutcome o;
+  o.prepare_status = Status::Ok;
+  o.prepare_message = "compiled";
+  o.prepare_us = 11;
+  o.runs_us = 22;
+  o.device_ms = 3.5;
+  o.runs.push_back(HostedRun{Status::Ok, "", {{"findings", big}}});
+  o.runs.push_back(HostedRun{Status::Ok, "", {{"findings", {1, 2}}}});
+  o.runs.push_back(HostedRun{Status::Ok, "", {{"findings", big}}});
+  o.runs.push_back(HostedRun{Status::DeviceLost, "lost it", {{"findings", big}}});
+  o.runs.emplace_back();
+  return o;
+}
+
+TEST(Messages, HostedRunsReplySendsEqualOutputsOnceAndRestoresThem) {
+  const ByteBuffer big(100000, 7);
+  const HostedRunsOutcome sent = four_runs(big);
+  const Frame frame = encode(HostedRunsReplyMessage{sent, 5});
+  // One copy of the big outputs on the wire, not three.
+  EXPECT_LT(frame.payload.size(), 2 * big.size());
+  auto back = decode_hosted_runs_reply(frame);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  const HostedRunsOutcome& got = back->outcome;
+  EXPECT_EQ(back->call, 5u);
+  EXPECT_EQ(got.status, Status::Ok);
+  EXPECT_EQ(got.prepare_status, Status::Ok);
+  EXPECT_EQ(got.prepare_message, "compiled");
+  EXPECT_EQ(got.prepare_us, 11u);
+  EXPECT_EQ(got.runs_us, 22u);
+  EXPECT_EQ(got.device_ms, 3.5);
+  HostedRunsOutcome impossible = sent;
+  impossible.device_ms = -1;
+  EXPECT_FALSE(decode_hosted_runs_reply(encode(HostedRunsReplyMessage{impossible, 5})).ok());
+  ASSERT_EQ(got.runs.size(), 5u);
+  for (size_t i = 0; i < 4; ++i) {
+    ASSERT_TRUE(got.runs[i]) << i;
+    EXPECT_EQ(got.runs[i]->status, sent.runs[i]->status) << i;
+    EXPECT_EQ(got.runs[i]->message, sent.runs[i]->message) << i;
+    EXPECT_EQ(got.runs[i]->outputs, sent.runs[i]->outputs) << i;
+  }
+  EXPECT_FALSE(got.runs[4]);
+}
+
+TEST(Messages, AHostedRunNamingNoEarlierStartedRunIsRefused) {
+  HostedRunsOutcome o;
+  o.prepare_status = Status::Ok;
+  o.runs.push_back(HostedRun{Status::Ok, "", {}});
+  Frame frame = encode(HostedRunsReplyMessage{o, 1});
+  // The last word is run 0's reference: 0 (its own outputs, none) then the
+  // buffer count. Naming itself (1) or a later run is malformed.
+  ASSERT_GE(frame.payload.size(), 8u);
+  const size_t same = frame.payload.size() - 8;
+  ASSERT_EQ(frame.payload[same], 0);
+  frame.payload.resize(same + 4);
+  frame.payload[same] = 1;
+  auto back = decode_hosted_runs_reply(frame);
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("not an earlier started run"), std::string::npos)
+      << back.error().message;
+}
+
+RC_GTEST_PROP(Messages, HostedRunsReplyEveryCutFails, (const BufferSet& outputs)) {
+  HostedRunsOutcome o = four_runs({3, 4, 5});
+  o.runs[1]->outputs = outputs;
+  Frame frame = encode(HostedRunsReplyMessage{o, 2});
+  auto back = decode_hosted_runs_reply(frame);
+  RC_ASSERT(back.ok());
+  RC_ASSERT(back->outcome.runs[1]->outputs == outputs);
+  frame.payload.resize(*rc::gen::inRange<size_t>(0, frame.payload.size()));
+  RC_ASSERT(!decode_hosted_runs_reply(frame).ok());
+}
+
 }  // namespace
 }  // namespace vyre::isolation

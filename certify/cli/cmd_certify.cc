@@ -126,10 +126,22 @@ int cmd_certify(std::span<const std::string> args) {
   // A retry's fresh backend is opened exactly as this one.
   a.run.reopen_backend = [choice = a.backend] { return open_backend(choice); };
 
-  // One clock from opening the backend (loading, a child process, a first
-  // probe) to the reports; opening and building the catalog (generating
-  // L4's graphs) are phases of their own.
+  // One clock from building the catalog (generating L4's graphs) to the
+  // reports; building it and opening the backend (loading, a child process,
+  // a first probe) are phases of their own. The catalog comes first: an
+  // isolated backend's child is forked with its host-driven cases in memory
+  // and runs each whole there (backends/hosted_work.h); opened first, its
+  // child would be replaced at the first such case.
   const certify::RunClock clock;
+  certify::RandomProgramTally random_tally;
+  certify::CatalogOptions catalog{.seed = a.run.seed, .up_to = a.run.level};
+  catalog.random_tally = &random_tally;
+  const std::vector<certify::SuiteCase> cases = certify::build_catalog(catalog);
+  std::vector<const certify::SuiteCase*> chosen = certify::select_cases(cases, a.run);
+  const uint64_t catalog_us = clock.elapsed_us();
+  if (chosen.empty()) {
+    return usage_error(no_case_error(a));
+  }
   // The one probe of the run: a backend may start its device there (vulkan
   // creates its instance), and the run uses this answer throughout.
   auto opened = open_usable_backend(a.backend);
@@ -138,17 +150,8 @@ int cmd_certify(std::span<const std::string> args) {
     return kExitUsage;
   }
   const Capabilities& caps = opened->device;
-  const uint64_t open_us = clock.elapsed_us();
+  const uint64_t open_us = clock.elapsed_us() - catalog_us;
 
-  certify::RandomProgramTally random_tally;
-  certify::CatalogOptions catalog{.seed = a.run.seed, .up_to = a.run.level};
-  catalog.random_tally = &random_tally;
-  const std::vector<certify::SuiteCase> cases = certify::build_catalog(catalog);
-  std::vector<const certify::SuiteCase*> chosen = certify::select_cases(cases, a.run);
-  const uint64_t catalog_us = clock.elapsed_us() - open_us;
-  if (chosen.empty()) {
-    return usage_error(no_case_error(a));
-  }
   const auto shard = apply_shard_and_baseline(a.gate, VYRE_SUITE_VERSION, cases, a.run, chosen);
   if (!shard) return usage_error(shard.error().message);
   if (auto error = prepare_out_dir(a.run.out_dir)) return usage_error(*error);

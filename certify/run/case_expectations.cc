@@ -142,7 +142,7 @@ void host_expectation(const SuiteCase& c, const HostCase& h, const CaseRunOption
   std::unique_ptr<Backend> own_reference;
   if (!o.reference) own_reference = make_reference_backend(BackendOptions{});
   Backend& reference = o.reference ? *o.reference : *own_reference;
-  HostPrepared prepared = h.prepare(reference);
+  HostPrepared prepared = h.work->prepare(reference);
   std::optional<HostObservation> run;
   if (prepared.status == Status::Ok && prepared.run) run = prepared.run();
   const std::string why = !run                        ? "prepare: " + prepared.message

@@ -374,7 +374,7 @@ struct ScriptedHostCase {
   SuiteCase suite_case() {
     HostCase host;
     host.expected = right_outputs();
-    host.prepare = [this](Backend& b) {
+    host.work = host_work("L3/test/host", [this](Backend& b) {
       const bool on_ref = &b == reference;
       return HostPrepared{
           Status::Ok, "", [this, on_ref]() {
@@ -385,7 +385,7 @@ struct ScriptedHostCase {
             ++backend_runs;
             return HostObservation{Status::Ok, "", on_backend};
           }};
-    };
+    });
     return SuiteCase{
         "L3/test/host", Level::L3, "hand-written", {"test generator(size 4)", 9}, std::move(host)};
   }
@@ -469,7 +469,7 @@ struct SideBySideHostCase {
   SuiteCase suite_case() {
     HostCase host;
     host.expected = right_outputs();
-    host.prepare = [this](Backend& b) {
+    host.work = host_work("L3/test/side_by_side", [this](Backend& b) {
       const bool wait = &b == wait_for_overlap;
       return HostPrepared{Status::Ok, "", [this, wait]() {
                             ++started;
@@ -487,7 +487,7 @@ struct SideBySideHostCase {
                             --in_flight;
                             return HostObservation{status, "scripted run", right_outputs()};
                           }};
-    };
+    });
     return SuiteCase{"L3/test/side_by_side", Level::L3, "hand-written", {}, std::move(host)};
   }
 };
@@ -512,16 +512,16 @@ TEST(CaseRunner, HostDrivenRunsSideBySideReportTheFirstFailingRunAndStopTakingRu
   SuiteCase c = host.suite_case();
   // The reference answers right; every run on the backend fails.
   HostCase& h = std::get<HostCase>(c.body);
-  const auto on_backend = h.prepare;
+  const std::shared_ptr<const HostedWork> on_backend = h.work;
   ScriptedBackend reference;
-  h.prepare = [&](Backend& b) {
+  h.work = host_work(c.id, [&](Backend& b) {
     if (&b == &reference) {
       return HostPrepared{Status::Ok, "", [] {
                             return HostObservation{Status::Ok, "", right_outputs()};
                           }};
     }
-    return on_backend(b);
-  };
+    return on_backend->prepare(b);
+  });
   host.status = Status::DeviceLost;
   CaseResult r = run_case(backend, c, runs_against(40, reference), nullptr);
   EXPECT_EQ(r.verdict, Verdict::DeviceLost) << r.message;
@@ -549,12 +549,12 @@ TEST(CaseRunner, HostDrivenCaseWithoutAGivenReferenceRunsOnTheReferenceInterpret
   std::vector<std::string> prepared_on;
   HostCase host;
   host.expected = right_outputs();
-  host.prepare = [&prepared_on](Backend& b) {
+  host.work = host_work("L3/test/names", [&prepared_on](Backend& b) {
     prepared_on.push_back(b.name());
     return HostPrepared{Status::Ok, "", [] {
                           return HostObservation{Status::Ok, "", right_outputs()};
                         }};
-  };
+  });
   SuiteCase c{"L3/test/names", Level::L3, "hand-written", {}, std::move(host)};
   CaseResult r = run_case(backend, c, runs(2), nullptr);
   EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;

@@ -4,8 +4,8 @@
 #include <chrono>
 #include <vector>
 
+#include "backends/hosted_work.h"
 #include "certify/run/run_judge.h"
-#include "spec/support/parallel_for.h"
 
 namespace vyre::certify {
 namespace {
@@ -16,34 +16,6 @@ using Clock = RunClock::Clock;
 /// through the engine), or Error where a failing part answered Ok.
 Verdict host_verdict(Status status) {
   return status == Status::Ok ? Verdict::Error : verdict_of(status);
-}
-
-/// One engine run as it ended, or that it never started (the case's budget
-/// ran out first, or an earlier run failed).
-struct HostRun {
-  bool started = false;
-  HostObservation observation;
-};
-
-/// Runs `prepared` `runs` times on up to `threads` threads, each taking the
-/// next run in order; no run is taken after one that failed, or once
-/// `budget` (0: none) has passed since `case_start`. Judged in run order,
-/// the result reports what a serial loop would: every run before the first
-/// unstarted one started. Each run stays its own engine execution; only
-/// their host work and round trips overlap. Adds the wall time to `wall_us`.
-std::vector<HostRun> run_side_by_side(const HostPrepared& prepared, uint32_t runs, uint32_t threads,
-                                      Clock::time_point case_start,
-                                      std::chrono::milliseconds budget, uint64_t& wall_us) {
-  std::vector<HostRun> done(runs);
-  const Clock::time_point start = Clock::now();
-  parallel_for(runs, threads, [&](size_t run) {
-    if (budget.count() > 0 && Clock::now() - case_start > budget) return false;
-    done[run].started = true;
-    done[run].observation = prepared.run();
-    return done[run].observation.status == Status::Ok;
-  });
-  wall_us += RunClock::micros_since(start);
-  return done;
 }
 
 }  // namespace
@@ -64,21 +36,44 @@ void run_host_case(Backend& backend, const HostCase& h, const CaseExpectations& 
   expectation.expected = *expectations.host_outputs;
   const BufferSet& expected = *expectation.expected;
 
-  auto prepare_start = Clock::now();
-  HostPrepared prepared = h.prepare(backend);
-  r.compile_us += RunClock::micros_since(prepare_start);
-  if (prepared.status != Status::Ok || !prepared.run) {
-    record_failure(r, host_verdict(prepared.status), "prepare: " + prepared.message, "prepare",
-                   h.inputs, expected, {}, std::nullopt, nullptr);
+  // The whole case (prepare and every run) goes to the backend at once: an
+  // isolated backend makes it in its child process, with no round trip per
+  // engine step. Each run stays its own engine execution.
+  HostedRunsOptions runs_options;
+  runs_options.runs = o.runs;
+  runs_options.threads = backend.concurrent_dispatches();
+  if (o.case_budget.count() > 0) {
+    const auto spent =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - case_start);
+    runs_options.budget = std::max(o.case_budget - spent, std::chrono::milliseconds(1));
+  }
+  const Clock::time_point call_start = Clock::now();
+  const HostedRunsOutcome outcome = backend.run_hosted(*h.work, runs_options);
+  const uint64_t call_us = RunClock::micros_since(call_start);
+  // prepare() is the case's compile; the rest of the call (the runs, and
+  // the work's passage to and from a child process) is the backend's.
+  r.compile_us += std::min(outcome.prepare_us, call_us);
+  r.backend_us += call_us - std::min(outcome.prepare_us, call_us);
+  // The device's own time of the engine's dispatches, a part of the
+  // backend's (at most all of it); absent when any was not measured.
+  if (outcome.device_ms) {
+    r.device_us =
+        std::min<uint64_t>(static_cast<uint64_t>(*outcome.device_ms * 1000.0 + 0.5), r.backend_us);
+  }
+  if (outcome.status != Status::Ok) {
+    record_failure(r, host_verdict(outcome.status), outcome.message, "runs", h.inputs, expected, {},
+                   std::nullopt, nullptr);
     return;
   }
-  const std::vector<HostRun> runs = run_side_by_side(
-      prepared, o.runs, backend.concurrent_dispatches(), case_start, o.case_budget, r.backend_us);
+  if (outcome.prepare_status != Status::Ok) {
+    record_failure(r, host_verdict(outcome.prepare_status), "prepare: " + outcome.prepare_message,
+                   "prepare", h.inputs, expected, {}, std::nullopt, nullptr);
+    return;
+  }
   RunJudge judge(expectation, expected);
-  for (uint32_t run = 0; run < runs.size(); ++run) {
-    const HostRun& done = runs[run];
+  for (uint32_t run = 0; run < o.runs; ++run) {
     std::string where = "run=" + std::to_string(run + 1);
-    if (!done.started) {
+    if (run >= outcome.runs.size() || !outcome.runs[run]) {
       record_failure(r, Verdict::Timeout,
                      "the case ran past its budget of " +
                          std::to_string(o.case_budget.count() / 1000) + " s (" +
@@ -87,7 +82,7 @@ void run_host_case(Backend& backend, const HostCase& h, const CaseExpectations& 
       return;
     }
     ++r.dispatches;
-    const HostObservation& out = done.observation;
+    const HostObservation& out = *outcome.runs[run];
     if (out.status != Status::Ok) {
       record_failure(r, host_verdict(out.status), out.message, where, h.inputs, expected, {},
                      std::nullopt, nullptr);

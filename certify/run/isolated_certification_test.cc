@@ -15,11 +15,13 @@
 #include <memory>
 
 #include "backends/backend_options.h"
+#include "backends/hosted_work.h"
 #include "backends/isolation/isolate.h"
 #include "backends/reference_backend.h"
 #include "certify/run/certification_run.h"
 #include "certify/run/fuzz_hunt.h"
 #include "certify/run/plus_one_case_for_tests.h"
+#include "certify/suite/graph_suite_cases.h"
 #include "spec/ir/host_words.h"
 #include "spec/text/text_format.h"
 
@@ -149,6 +151,101 @@ TEST(IsolatedCertification, ACrashAndAHangFailOneCaseEachAndTheRunFinishes) {
   ASSERT_EQ(report.levels.size(), 1u);
   EXPECT_EQ(report.levels[0].failed, 2u);
   EXPECT_FALSE(report.certified);
+}
+
+/// A host-driven case whose every run dispatches plus_one twice on its
+/// input, `first` its first word: a driver that faults on it does so in the
+/// middle of the work.
+SuiteCase marked_host_case(const std::string& id, uint32_t first) {
+  const TestCase plus_one = std::get<DispatchCase>(plus_one_case().body).test_case;
+  HostCase host;
+  host.work = host_work(id, [plus_one, first](Backend& backend) -> HostPrepared {
+    CompileOutcome compiled = backend.compile(plus_one.program);
+    if (compiled.status != Status::Ok) return {compiled.status, compiled.message, {}};
+    return {Status::Ok, "", [&backend, plus_one, first, program = compiled.program] {
+              BufferSet inputs = plus_one.inputs;
+              inputs["in"] = to_bytes({first, 2, 3, 4});
+              DispatchOutcome once = backend.dispatch(*program, inputs, plus_one.grid);
+              if (once.status != Status::Ok) return HostObservation{once.status, once.message, {}};
+              inputs["in"] = once.outputs.at("out");
+              DispatchOutcome twice = backend.dispatch(*program, inputs, plus_one.grid);
+              return HostObservation{twice.status, twice.message, std::move(twice.outputs)};
+            }};
+  });
+  host.expected = {{"out", to_bytes({first + 2, 4, 5, 6})}};
+  host.inputs = {{"in", to_bytes({first, 2, 3, 4})}};
+  return SuiteCase{id, Level::L1, "hand-computed", {}, std::move(host)};
+}
+
+TEST(IsolatedCertification, ACrashInsideAHostDrivenCaseFailsThatCaseOnly) {
+  // The crash comes on the case's second dispatch (its input then starts
+  // with the marker), after one dispatch of the same run went well.
+  std::vector<SuiteCase> cases = {
+      marked_host_case("L1/host/before", 1), marked_host_case("L1/host/crash", kCrashMarker - 1),
+      marked_case("L1/test/between", 5), marked_host_case("L1/host/after", 7)};
+  std::vector<const SuiteCase*> chosen;
+  for (const SuiteCase& c : cases) chosen.push_back(&c);
+  CertifyOptions options;
+  options.level = Level::L1;
+  options.runs = 3;
+  options.progress = false;
+  options.out_dir = testing::TempDir() + "isolated_host_certification_test";
+  std::filesystem::remove_all(options.out_dir);
+  int reopened = 0;
+  options.reopen_backend = [&]() -> Result<std::unique_ptr<Backend>> {
+    ++reopened;
+    return isolated_driver(never, kTimeout);
+  };
+  std::unique_ptr<Backend> backend = isolated_driver(never, kTimeout);
+  const Report report = run_certification(*backend, backend->probe(), chosen, options);
+
+  ASSERT_EQ(report.cases.size(), 4u);
+  for (size_t i : {0, 2, 3}) {
+    EXPECT_EQ(report.cases[i].verdict, Verdict::Pass)
+        << report.cases[i].id << ": " << report.cases[i].message;
+  }
+  const CaseResult& crash = report.cases[1];
+  EXPECT_EQ(crash.verdict, Verdict::Crashed) << crash.message;
+  EXPECT_EQ(crash.retried, "crashed");
+  EXPECT_NE(crash.message.find("backend process crashed (signal 11: SIGSEGV) during the "
+                               "host-driven runs of `L1/host/crash`"),
+            std::string::npos)
+      << crash.message;
+  EXPECT_EQ(reopened, 1);
+}
+
+/// The L3 dataflow archetypes, built here (after any child was forked).
+std::vector<SuiteCase> dataflow_archetypes() {
+  std::vector<SuiteCase> out;
+  for (SuiteCase& c : graph_archetype_cases()) {
+    if (std::holds_alternative<HostCase>(c.body)) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+TEST(IsolatedCertification, HostDrivenCasesGiveInAChildExactlyWhatTheyGiveInProcess) {
+  std::unique_ptr<Backend> isolated = isolated_driver(never, kTimeout);
+  ASSERT_TRUE(isolated->probe().unavailable.empty());
+  const std::vector<SuiteCase> cases = dataflow_archetypes();
+  ASSERT_GE(cases.size(), 3u);
+  std::unique_ptr<Backend> in_process = std::make_unique<FaultyDriver>(never);
+  for (const SuiteCase& c : cases) {
+    const HostedWork& work = *std::get<HostCase>(c.body).work;
+    const HostedRunsOptions options{.runs = 3, .threads = 2};
+    const HostedRunsOutcome there = isolated->run_hosted(work, options);
+    const HostedRunsOutcome here = work.run_here(*in_process, options);
+    ASSERT_EQ(there.status, Status::Ok) << c.id << ": " << there.message;
+    ASSERT_EQ(there.prepare_status, here.prepare_status) << c.id << ": " << there.prepare_message;
+    EXPECT_EQ(there.prepare_message, here.prepare_message) << c.id;
+    ASSERT_EQ(there.runs.size(), here.runs.size()) << c.id;
+    for (size_t run = 0; run < here.runs.size(); ++run) {
+      ASSERT_EQ(there.runs[run].has_value(), here.runs[run].has_value()) << c.id << " run " << run;
+      if (!here.runs[run]) continue;
+      EXPECT_EQ(there.runs[run]->status, here.runs[run]->status) << c.id << " run " << run;
+      EXPECT_EQ(there.runs[run]->message, here.runs[run]->message) << c.id << " run " << run;
+      EXPECT_EQ(there.runs[run]->outputs, here.runs[run]->outputs) << c.id << " run " << run;
+    }
+  }
 }
 
 TEST(IsolatedCertification, AFuzzHuntSurvivesADriverThatCrashesOnSomePrograms) {

@@ -53,7 +53,10 @@ TEST(Catalog, EveryLevelHasCasesAndTheLevelsAreCumulative) {
 TEST(Catalog, EveryCaseIsRunnableAndSaysHowItIsJudged) {
   for (const SuiteCase& c : catalog()) {
     if (const auto* host = std::get_if<HostCase>(&c.body)) {
-      EXPECT_TRUE(static_cast<bool>(host->prepare)) << c.id;
+      ASSERT_NE(host->work, nullptr) << c.id;
+      // Registered under the case's id, which names it in a crash's message.
+      EXPECT_EQ(host->work->name(), c.id);
+      EXPECT_EQ(find_hosted_work(host->work->id()), host->work.get()) << c.id;
       continue;
     }
     const TestCase& tc = std::get<DispatchCase>(c.body).test_case;

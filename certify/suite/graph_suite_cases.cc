@@ -68,7 +68,8 @@ SuiteCase dataflow_suite_case(std::string id, Level level, std::string oracle,
                               dataflow::DataflowInput input, BufferSet expected) {
   auto shared = std::make_shared<const dataflow::DataflowInput>(std::move(input));
   HostCase host;
-  host.prepare = [shared](Backend& backend) { return prepare_dataflow(backend, shared); };
+  host.work =
+      host_work(id, [shared](Backend& backend) { return prepare_dataflow(backend, shared); });
   host.expected = std::move(expected);
   host.inputs = engine_input_buffers(*shared);
   return SuiteCase{std::move(id), level, std::move(oracle), {}, std::move(host)};

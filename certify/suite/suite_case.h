@@ -8,12 +8,14 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/hosted_work.h"
 #include "certify/suite/level.h"
 #include "spec/ir/test_case.h"
 
@@ -65,36 +67,33 @@ struct DispatchCase {
   std::optional<uint64_t> encoding_variant;
 };
 
-/// What one run of a host-driven case observed on a backend.
-struct HostObservation {
-  Status status = Status::Error;
-  std::string message;
-  /// Canonical output bytes (already sorted where the spec says so).
-  BufferSet outputs;
-};
+/// What one run of a host-driven case observed on a backend: its status
+/// and canonical output bytes (already sorted where the spec says so).
+using HostObservation = HostedRun;
 
-/// A host-driven case prepared on one backend.
-struct HostPrepared {
-  /// Not Ok: the case cannot run there (e.g. a program the backend rejects).
-  Status status = Status::Error;
-  std::string message;
-  /// One full run; called once per requested run.
-  std::function<HostObservation()> run;
-};
+/// A host-driven case prepared on one backend; `run` makes one full run.
+using HostPrepared = HostedPrepared;
 
 /// A host-driven case: prepared on a backend once (its programs compiled),
-/// then run `--runs` times. The runner also runs it on the reference backend,
-/// which must agree with `expected`, and judges the backend against the
-/// reference's outputs byte for byte.
+/// then run `--runs` times, all through Backend::run_hosted (in an isolated
+/// backend's child process, so no engine step is a round trip). The runner
+/// also runs it on the reference backend, which must agree with `expected`,
+/// and judges the backend against the reference's outputs byte for byte.
 struct HostCase {
-  /// Prepares the case on a backend.
-  std::function<HostPrepared(Backend&)> prepare;
+  /// Prepares the case on a backend. Registered when the case is built, so
+  /// that a child process forked after the catalogue holds it.
+  std::shared_ptr<const HostedWork> work;
   /// Canonical expected outputs, from an oracle independent of the backend.
   BufferSet expected;
   /// The input as named u32 buffers (graph, sources, parameters), recorded
   /// in the report when the case fails.
   BufferSet inputs;
 };
+
+/// The work of host-driven case `id`: `prepare`, registered under its id.
+inline std::shared_ptr<const HostedWork> host_work(std::string id, HostedWork::Prepare prepare) {
+  return std::make_shared<const HostedWork>(std::move(id), std::move(prepare));
+}
 
 /// One suite case.
 struct SuiteCase {
@@ -133,9 +132,9 @@ inline const TestCase* original_of(const SuiteCase& c) {
 /// `why` instead of silently leaving its level smaller.
 inline SuiteCase broken_case(std::string id, Level level, std::string why) {
   HostCase host;
-  host.prepare = [why = "internal error: " + std::move(why)](Backend&) {
+  host.work = host_work(id, [why = "internal error: " + std::move(why)](Backend&) {
     return HostPrepared{Status::Error, why, {}};
-  };
+  });
   return SuiteCase{std::move(id), level, "none: the case could not be built", {}, std::move(host)};
 }
 

@@ -1,0 +1,32 @@
+#include "backends/isolation/progress_backend.h"
+
+namespace vyre::isolation {
+
+CompileOutcome ProgressBackend::compile(const Program& program) {
+  begin();
+  return inner_.compile(program);
+}
+
+CompileOutcome ProgressBackend::compile_encoded(const Program& program, Encoding encoding) {
+  begin();
+  return inner_.compile_encoded(program, encoding);
+}
+
+DispatchOutcome ProgressBackend::dispatch(const CompiledProgram& program, const BufferSet& inputs,
+                                          const Grid& grid) {
+  begin();
+  return inner_.dispatch(program, inputs, grid);
+}
+
+BatchOutcome ProgressBackend::dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
+                                            const Grid& grid, const BatchOptions& options) {
+  begin();
+  return inner_.dispatch_runs(program, inputs, grid, options);
+}
+
+void ProgressBackend::prepare(const CompiledProgram& program) {
+  begin();
+  inner_.prepare(program);
+}
+
+}  // namespace vyre::isolation
