@@ -49,19 +49,11 @@ Program accumulate() {
 class BufferReuseTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    Result<OpenClApi> api = OpenClApi::open();
-    ASSERT_TRUE(api.ok()) << api.error().message;
-    api_ = *api;
+    testing::open_device_queue(api_, device_, queue_);
+    ASSERT_FALSE(HasFatalFailure());
+    // The queue calls through api_, so maps from now on are counted.
     real_map = api_.clEnqueueMapBuffer;
     api_.clEnqueueMapBuffer = counting_map;
-    Result<std::vector<ClDevice>> devices = list_devices(api_);
-    ASSERT_TRUE(devices.ok()) << devices.error().message;
-    Result<ClDevice> device = select_device(*devices, "");
-    ASSERT_TRUE(device.ok()) << device.error().message;
-    device_ = *device;
-    Result<std::unique_ptr<ClQueue>> queue = ClQueue::create(api_, device_);
-    ASSERT_TRUE(queue.ok()) << queue.error().message;
-    queue_ = std::move(*queue);
     pool_ = std::make_unique<BufferPool>(api_, *queue_, device_.limits.max_mem_alloc_size,
                                          uint64_t{64} << 20);
     Result<LoweredKernel> lowered = lower_program(accumulate());
