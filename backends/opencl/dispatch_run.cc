@@ -150,7 +150,8 @@ class Run {
       held_.push_back(held);
       if (bound_.back() == nullptr) return false;
     }
-    if (r_.iface.has_control_buffer && (control_ = take(kNoBytes, control_held_)) == nullptr) {
+    bool control_held = false;  // Its zeros are checked again after the kernel.
+    if (r_.iface.has_control_buffer && (control_ = take(kNoBytes, control_held)) == nullptr) {
       return false;
     }
     if (regions.empty()) return true;
@@ -239,7 +240,7 @@ class Run {
       uint32_t control_word = 0;
       std::memcpy(&control_word, control.host, sizeof control_word);
       if (control_word != 0) return false;
-      if (control_held_ || all_zero(control.host, control.bytes)) buffers_.remember(control_, {});
+      if (all_zero(control.host, control.bytes)) buffers_.remember(control_, {});
     }
     for (size_t i = 0; i < bound_.size(); ++i) {
       const KernelBuffer& b = r_.iface.buffers[i];
@@ -279,10 +280,9 @@ class Run {
   const DispatchRequest& r_;
   const Clock::time_point deadline_;
   std::vector<cl_mem> bound_;
-  /// Whether bound_[i] (control_) was bound holding its bytes, not uploaded.
+  /// Whether bound_[i] was bound holding its bytes, not uploaded.
   std::vector<bool> held_;
   cl_mem control_ = nullptr;
-  bool control_held_ = false;
   std::optional<double> device_ms_;  ///< The kernel's own time, once it finished.
   DispatchOutcome failure_;
 };
