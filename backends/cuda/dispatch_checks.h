@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "backends/clike/dispatch_limits.h"
 #include "backends/cuda/kernel_interface.h"
 #include "spec/ir/host_abi.h"
 #include "spec/support/result.h"
@@ -48,12 +49,14 @@ std::optional<std::string> exceeded_kernel_limit(const KernelInterface& iface,
                                                  uint64_t kernel_shared_bytes,
                                                  const DeviceLimits& limits);
 
-/// Bytes of the device buffer made for a host buffer of `host_bytes`: whole
-/// u32 words, at least 16, so that every buffer has an address of its own.
-uint64_t device_buffer_bytes(uint64_t host_bytes);
+/// Bytes of the device buffer made for a host buffer (every buffer has an
+/// address of its own).
+using clike::device_buffer_bytes;
 
 /// Why a dispatch (Status::Timeout) returns no output after an invocation
 /// used up its loop iteration budget of `budget`, and what the user can do.
-std::string loop_budget_message(uint32_t budget);
+inline std::string loop_budget_message(uint32_t budget) {
+  return clike::loop_budget_message("CUDA", budget);
+}
 
 }  // namespace vyre::cuda

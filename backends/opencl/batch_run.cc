@@ -157,7 +157,7 @@ class Batch {
     if (last.event == nullptr) return true;
     api_.clFlush(queue_.queue());
     cl_int status = CL_COMPLETE;
-    switch (wait_for(api_, last.event, deadline, status)) {
+    switch (wait_for(api_, last.event, deadline, status, queue_.spin_wait())) {
       case Wait::Complete:
         return true;
       case Wait::TimedOut:

@@ -19,13 +19,23 @@ uint64_t size_class(uint64_t bytes, uint64_t max_alloc) {
 
 BufferPool::~BufferPool() {
   if (queue_.abandoned()) return;
-  for (const auto& [capacity, buffer] : free_) api_.clReleaseMemObject(buffer);
+  for (const auto& [capacity, kept] : free_) api_.clReleaseMemObject(kept.buffer);
+}
+
+void BufferPool::forget(Kept& kept) {
+  if (kept.content) remembered_bytes_ -= kept.content->size();
+  kept.content.reset();
 }
 
 cl_mem BufferPool::take(uint64_t bytes, uint64_t& capacity, cl_int& error) {
   capacity = size_class(bytes, max_alloc_);
-  if (auto it = free_.find(capacity); it != free_.end()) {
-    cl_mem buffer = it->second;
+  // A buffer that remembers nothing first, so remembered contents last.
+  auto [first, last] = free_.equal_range(capacity);
+  auto it = std::find_if(first, last, [](const auto& kept) { return !kept.second.content; });
+  if (it == last) it = first;
+  if (it != last) {
+    forget(it->second);
+    cl_mem buffer = it->second.buffer;
     free_.erase(it);
     kept_bytes_ -= capacity;
     error = CL_SUCCESS;
@@ -35,36 +45,90 @@ cl_mem BufferPool::take(uint64_t bytes, uint64_t& capacity, cl_int& error) {
       api_.clCreateBuffer(queue_.context(), CL_MEM_READ_WRITE, capacity, nullptr, &error);
   if (buffer == nullptr && !free_.empty()) {
     // Out of memory, perhaps because of what the pool keeps: free it, try again.
-    for (const auto& [kept, b] : free_) api_.clReleaseMemObject(b);
+    for (const auto& [size, kept] : free_) api_.clReleaseMemObject(kept.buffer);
     free_.clear();
     kept_bytes_ = 0;
+    remembered_bytes_ = 0;
     buffer = api_.clCreateBuffer(queue_.context(), CL_MEM_READ_WRITE, capacity, nullptr, &error);
   }
   return buffer;
 }
 
-void BufferPool::give(cl_mem buffer, uint64_t capacity) {
-  // Keep the newest; release the largest kept ones while over the budget.
-  free_.emplace(capacity, buffer);
+cl_mem BufferPool::take_holding(const ByteBuffer& host, uint64_t device_bytes, uint64_t& capacity,
+                                std::optional<ByteBuffer>& content) {
+  capacity = size_class(device_bytes, max_alloc_);
+  auto [first, last] = free_.equal_range(capacity);
+  auto it = std::find_if(first, last, [&](const auto& kept) {
+    return kept.second.content && *kept.second.content == host;
+  });
+  if (it == last) return nullptr;
+  remembered_bytes_ -= it->second.content->size();
+  content = std::move(it->second.content);
+  cl_mem buffer = it->second.buffer;
+  free_.erase(it);
+  kept_bytes_ -= capacity;
+  return buffer;
+}
+
+void BufferPool::give(cl_mem buffer, uint64_t capacity, std::optional<ByteBuffer> content) {
+  if (content && content->size() > kMaxRememberedBytes) content.reset();
+  if (content) remembered_bytes_ += content->size();
+  free_.emplace(capacity, Kept{buffer, std::move(content)});
   kept_bytes_ += capacity;
+  trim();
+}
+
+void BufferPool::trim() {
+  // Keep the newest; release the largest kept ones while over the budget.
   while (kept_bytes_ > max_kept_bytes_ && !free_.empty()) {
     auto largest = std::prev(free_.end());
-    api_.clReleaseMemObject(largest->second);
+    forget(largest->second);
+    api_.clReleaseMemObject(largest->second.buffer);
     kept_bytes_ -= largest->first;
     free_.erase(largest);
+  }
+  // Host memory for contents: forget the largest buffers' first.
+  for (auto it = free_.rbegin(); remembered_bytes_ > kMaxRememberedTotal && it != free_.rend();
+       ++it) {
+    forget(it->second);
   }
 }
 
 DispatchBuffers::~DispatchBuffers() {
   if (queue_.abandoned()) return;
-  for (const auto& [buffer, capacity] : held_) pool_.give(buffer, capacity);
+  for (Held& held : held_) {
+    if (!held.confirmed) held.content.reset();
+    pool_.give(held.buffer, held.capacity, std::move(held.content));
+  }
 }
 
 cl_mem DispatchBuffers::take(uint64_t bytes, cl_int& error) {
   uint64_t capacity = 0;
   cl_mem buffer = pool_.take(bytes, capacity, error);
-  if (buffer != nullptr) held_.emplace_back(buffer, capacity);
+  if (buffer != nullptr) held_.push_back({buffer, capacity, std::nullopt});
   return buffer;
+}
+
+cl_mem DispatchBuffers::take_holding(const ByteBuffer& host, uint64_t device_bytes) {
+  uint64_t capacity = 0;
+  std::optional<ByteBuffer> content;
+  cl_mem buffer = pool_.take_holding(host, device_bytes, capacity, content);
+  if (buffer != nullptr) held_.push_back({buffer, capacity, std::move(content)});
+  return buffer;
+}
+
+void DispatchBuffers::remember(cl_mem buffer, ByteBuffer content) {
+  for (Held& held : held_) {
+    if (held.buffer != buffer) continue;
+    held.content = std::move(content);
+    held.confirmed = true;
+  }
+}
+
+void DispatchBuffers::still_holds(cl_mem buffer) {
+  for (Held& held : held_) {
+    if (held.buffer == buffer) held.confirmed = held.content.has_value();
+  }
 }
 
 }  // namespace vyre::opencl

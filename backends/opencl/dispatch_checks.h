@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "backends/clike/dispatch_limits.h"
 #include "backends/opencl/kernel_interface.h"
 #include "spec/ir/host_abi.h"
 #include "spec/support/result.h"
@@ -33,12 +34,13 @@ struct DeviceLimits {
 std::optional<std::string> exceeded_limit(const KernelInterface& iface, const BufferSet& inputs,
                                           const Grid& grid, const DeviceLimits& limits);
 
-/// Bytes of the device buffer made for a host buffer of `host_bytes`: rounded
-/// up to whole u32 words, at least 16 (OpenCL has no empty buffer).
-uint64_t device_buffer_bytes(uint64_t host_bytes);
+/// Bytes of the device buffer made for a host buffer (OpenCL has no empty buffer).
+using clike::device_buffer_bytes;
 
 /// Why a dispatch (Status::Timeout) returns no output after an invocation
 /// used up its loop iteration budget of `budget`, and what the user can do.
-std::string loop_budget_message(uint32_t budget);
+inline std::string loop_budget_message(uint32_t budget) {
+  return clike::loop_budget_message("OpenCL", budget);
+}
 
 }  // namespace vyre::opencl

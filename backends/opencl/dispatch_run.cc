@@ -52,15 +52,20 @@ class Run {
     Clock::time_point start = Clock::now();
     if (!upload()) return std::move(failure_);
     outcome.timing.upload_ms = ms_since(start);
+    // The kernel and the maps of its outputs go to the queue together and
+    // are waited for once: execute_ms is the kernel and the device's copies
+    // back, readback_ms the host's copies out of the mapped regions.
     start = Clock::now();
-    if (!execute()) return std::move(failure_);
+    std::vector<MappedRegion> regions;
+    if (!execute_and_map(regions)) return std::move(failure_);
     outcome.timing.execute_ms = ms_since(start);
     outcome.timing.device_ms = device_ms_;
     start = Clock::now();
-    uint32_t control_word = 0;
-    if (!read_back(outcome.outputs, control_word)) return std::move(failure_);
+    const bool budget_spent = !read_back(regions, outcome.outputs);
+    unmap(regions);
+    api_.clFlush(queue_.queue());
     outcome.timing.readback_ms = ms_since(start);
-    if (control_word != 0) {
+    if (budget_spent) {
       return failed(Status::Timeout, loop_budget_message(r_.iface.loop_iteration_budget));
     }
     outcome.status = Status::Ok;
@@ -74,24 +79,33 @@ class Run {
     return false;
   }
 
-  /// Waits for `event` (and, the queue being in order, all before it).
-  bool wait(cl_event event, const std::string& what) {
+  /// Waits for `event` (and, the queue being in order, all before it). When
+  /// the wait fails and `kernel` (an earlier command) did not complete, the
+  /// failure is named as the kernel's.
+  bool wait(cl_event event, const std::string& what, cl_event kernel = nullptr) {
     api_.clFlush(queue_.queue());
     cl_int status = CL_COMPLETE;
-    switch (wait_for(api_, event, deadline_, status)) {
-      case Wait::Complete:
-        return true;
-      case Wait::TimedOut:
-        queue_.abandon();
-        failure_ = failed(Status::Timeout,
-                          what + " did not finish within " + std::to_string(r_.timeout.count()) +
-                              " ms" + on_ + "; its queue is abandoned and a new one will be made");
-        return false;
-      case Wait::Failed:
-        failure_ =
-            failed(Status::DeviceLost, what + " failed" + on_ + " (" + cl_error_name(status) + ")");
-        return false;
+    const Wait ended = wait_for(api_, event, deadline_, status, queue_.spin_wait());
+    if (ended == Wait::Complete) return true;
+    std::string failing = what;
+    if (kernel != nullptr) {
+      cl_int kernel_status = CL_COMPLETE;
+      if (api_.clGetEventInfo(kernel, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof kernel_status,
+                              &kernel_status, nullptr) == CL_SUCCESS &&
+          kernel_status != CL_COMPLETE) {
+        failing = "the kernel";
+        if (kernel_status < 0) status = kernel_status;
+      }
     }
+    if (ended == Wait::TimedOut) {
+      queue_.abandon();
+      failure_ = failed(Status::Timeout, failing + " did not finish within " +
+                                             std::to_string(r_.timeout.count()) + " ms" + on_ +
+                                             "; its queue is abandoned and a new one will be made");
+      return false;
+    }
+    failure_ =
+        failed(Status::DeviceLost, failing + " failed" + on_ + " (" + cl_error_name(status) + ")");
     return false;
   }
 
@@ -109,26 +123,38 @@ class Run {
   void unmap(std::vector<MappedRegion>& regions) { unmap_regions(api_, queue_.queue(), regions); }
 
   /// Every bound buffer gets the host bytes, then zeros to its device size;
-  /// the control buffer zeros.
+  /// the control buffer zeros. A buffer the pool remembers holding exactly
+  /// that is bound as it is, without an upload.
   bool upload() {
     std::vector<MappedRegion> regions;
     std::vector<const ByteBuffer*> sources;
     static const ByteBuffer kNoBytes;
-    auto take = [&](const ByteBuffer& bytes) {
-      cl_int error = CL_SUCCESS;
+    auto take = [&](const ByteBuffer& bytes, bool& held) -> cl_mem {
       const uint64_t size = device_buffer_bytes(bytes.size());
-      cl_mem m = buffers_.take(size, error);
-      if (m != nullptr) {
-        regions.push_back({m, size, nullptr});
-        sources.push_back(&bytes);
+      // Remembered contents assume the zeros past the host bytes.
+      held = zeroes_past_host_bytes() && bytes.size() <= kMaxRememberedBytes;
+      if (held) {
+        if (cl_mem m = buffers_.take_holding(bytes, size)) return m;
+        held = false;
       }
-      return error == CL_SUCCESS ? m : (fail(error, "cannot allocate a buffer"), nullptr);
+      cl_int error = CL_SUCCESS;
+      cl_mem m = buffers_.take(size, error);
+      if (m == nullptr) return fail(error, "cannot allocate a buffer"), nullptr;
+      regions.push_back({m, size, nullptr});
+      sources.push_back(&bytes);
+      return m;
     };
     for (const KernelBuffer& b : r_.iface.buffers) {
-      bound_.push_back(take(r_.inputs.at(b.name)));
+      bool held = false;
+      bound_.push_back(take(r_.inputs.at(b.name), held));
+      held_.push_back(held);
       if (bound_.back() == nullptr) return false;
     }
-    if (r_.iface.has_control_buffer && (control_ = take(kNoBytes)) == nullptr) return false;
+    bool control_held = false;  // Its zeros are checked again after the kernel.
+    if (r_.iface.has_control_buffer && (control_ = take(kNoBytes, control_held)) == nullptr) {
+      return false;
+    }
+    if (regions.empty()) return true;
     if (!map(regions, CL_MAP_WRITE_INVALIDATE_REGION, "uploading the inputs")) return false;
     for (size_t i = 0; i < regions.size(); ++i) {
       const ByteBuffer& bytes = *sources[i];
@@ -142,7 +168,7 @@ class Run {
 
   /// Arguments in KernelInterface order, then the kernel. Dispatches never
   /// overlap, so the cached kernel's arguments can be set each time.
-  bool execute() {
+  bool set_arguments() {
     cl_kernel kernel = r_.kernel.kernel;
     std::vector<cl_uint> counts;
     for (const KernelBuffer& b : r_.iface.buffers) {
@@ -163,6 +189,16 @@ class Run {
           api_.clSetKernelArg(kernel, r_.iface.control_arg(), sizeof(cl_mem), &control_);
       if (error != CL_SUCCESS) return fail(error, "clSetKernelArg");
     }
+    return true;
+  }
+
+  /// Enqueues the kernel, then maps (non-blocking) the control buffer and
+  /// every read_write buffer, each up to its device size (so that the zeros
+  /// past the host bytes are seen too), and waits for the last map. A
+  /// failure is the kernel's when its own event says it failed or never
+  /// finished.
+  bool execute_and_map(std::vector<MappedRegion>& regions) {
+    if (!set_arguments()) return false;
     std::array<size_t, 3> global;
     std::array<size_t, 3> local;
     for (size_t axis = 0; axis < 3; ++axis) {
@@ -171,40 +207,70 @@ class Run {
     }
     global = global_size(global, local);
     HeldEvent run{api_};
-    const cl_int error = api_.clEnqueueNDRangeKernel(
-        queue_.queue(), kernel, 3, nullptr, global.data(), local.data(), 0, nullptr, &run.event);
+    cl_int error = api_.clEnqueueNDRangeKernel(queue_.queue(), r_.kernel.kernel, 3, nullptr,
+                                               global.data(), local.data(), 0, nullptr, &run.event);
     if (error != CL_SUCCESS) return fail(error, "clEnqueueNDRangeKernel");
-    if (!wait(run.event, "the kernel")) return false;
+    if (control_ != nullptr) regions.push_back({control_, device_buffer_bytes(0), nullptr});
+    for (size_t i = 0; i < bound_.size(); ++i) {
+      const KernelBuffer& b = r_.iface.buffers[i];
+      const size_t bytes = r_.inputs.at(b.name).size();
+      if (b.access != BufferAccess::ReadWrite || bytes == 0) continue;
+      regions.push_back({bound_[i], device_buffer_bytes(bytes), nullptr});
+    }
+    HeldEvent last{api_};
+    error = enqueue_maps(api_, queue_.queue(), regions, CL_MAP_READ, last);
+    if (error != CL_SUCCESS) {
+      // The kernel is queued: its own failure or hang comes first.
+      return wait(run.event, "the kernel") &&
+             fail(error, "clEnqueueMapBuffer (reading the outputs)");
+    }
+    cl_event waited = last.event != nullptr ? last.event : run.event;
+    if (!wait(waited, "reading the outputs", run.event)) return false;
     device_ms_ = profiled_ms(api_, run.event);
     return true;
   }
 
-  /// The control word, then every read_write buffer's host bytes.
-  bool read_back(BufferSet& outputs, uint32_t& control_word) {
-    std::vector<MappedRegion> regions;
-    if (control_ != nullptr) regions.push_back({control_, sizeof control_word, nullptr});
+  /// Copies the outputs out of the mapped `regions` (control word first);
+  /// false when the control word says the loop budget ran out. On success
+  /// the pool learns what each buffer now holds.
+  bool read_back(const std::vector<MappedRegion>& regions, BufferSet& outputs) {
+    size_t next = 0;
+    if (control_ != nullptr) {
+      const MappedRegion& control = regions[next++];
+      uint32_t control_word = 0;
+      std::memcpy(&control_word, control.host, sizeof control_word);
+      if (control_word != 0) return false;
+      if (all_zero(control.host, control.bytes)) buffers_.remember(control_, {});
+    }
     for (size_t i = 0; i < bound_.size(); ++i) {
       const KernelBuffer& b = r_.iface.buffers[i];
-      const size_t bytes = r_.inputs.at(b.name).size();
-      if (b.access != BufferAccess::ReadWrite) continue;
-      if (bytes == 0) {
+      const ByteBuffer& input = r_.inputs.at(b.name);
+      if (b.access != BufferAccess::ReadWrite) {
+        // Read only: it holds what it was given.
+        if (held_[i]) {
+          buffers_.still_holds(bound_[i]);
+        } else if (zeroes_past_host_bytes() && input.size() <= kMaxRememberedBytes) {
+          buffers_.remember(bound_[i], input);
+        }
+        continue;
+      }
+      if (input.empty()) {
         outputs[b.name] = {};
         continue;
       }
-      regions.push_back({bound_[i], read_back_bytes(bytes), nullptr});
-    }
-    if (!map(regions, CL_MAP_READ, "reading the outputs")) return false;
-    size_t next = 0;
-    if (control_ != nullptr) std::memcpy(&control_word, regions[next++].host, sizeof control_word);
-    for (size_t i = 0; i < bound_.size(); ++i) {
-      const KernelBuffer& b = r_.iface.buffers[i];
-      if (b.access != BufferAccess::ReadWrite || r_.inputs.at(b.name).empty()) continue;
       const MappedRegion& region = regions[next++];
-      outputs[b.name] = output_copy(region.host, region.bytes);
+      const size_t bytes = read_back_bytes(input.size());
+      outputs[b.name] = output_copy(region.host, bytes);
+      if (bytes == input.size() && bytes <= kMaxRememberedBytes &&
+          all_zero(region.host + bytes, region.bytes - bytes)) {
+        buffers_.remember(bound_[i], outputs[b.name]);
+      }
     }
-    unmap(regions);
-    api_.clFlush(queue_.queue());
     return true;
+  }
+
+  static bool all_zero(const uint8_t* from, size_t bytes) {
+    return std::all_of(from, from + bytes, [](uint8_t b) { return b == 0; });
   }
 
   const OpenClApi& api_;
@@ -214,6 +280,8 @@ class Run {
   const DispatchRequest& r_;
   const Clock::time_point deadline_;
   std::vector<cl_mem> bound_;
+  /// Whether bound_[i] was bound holding its bytes, not uploaded.
+  std::vector<bool> held_;
   cl_mem control_ = nullptr;
   std::optional<double> device_ms_;  ///< The kernel's own time, once it finished.
   DispatchOutcome failure_;

@@ -17,9 +17,10 @@ namespace vyre::opencl {
 enum class Wait : uint8_t { Complete, Failed, TimedOut };
 
 /// Waits for `event` until `deadline`; `status` gets its execution status
-/// (negative when the command failed).
+/// (negative when the command failed). For the first `spin` it asks the
+/// event's status over and over (ClQueue::spin_wait), then sleeps.
 Wait wait_for(const OpenClApi& api, cl_event event, std::chrono::steady_clock::time_point deadline,
-              cl_int& status);
+              cl_int& status, std::chrono::microseconds spin = std::chrono::microseconds{0});
 
 /// The device's time from start to end of the finished command of `event`
 /// (CL_PROFILING_COMMAND_START/END), in milliseconds; nullopt when the queue

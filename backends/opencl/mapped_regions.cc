@@ -4,12 +4,16 @@ namespace vyre::opencl {
 
 cl_int enqueue_maps(const OpenClApi& api, cl_command_queue queue,
                     std::vector<MappedRegion>& regions, cl_map_flags flags, HeldEvent& last) {
-  for (MappedRegion& region : regions) {
-    if (last.event != nullptr) api.clReleaseEvent(last.event);
-    last.event = nullptr;
+  if (last.event != nullptr) api.clReleaseEvent(last.event);
+  last.event = nullptr;
+  for (size_t i = 0; i < regions.size(); ++i) {
+    MappedRegion& region = regions[i];
+    // Only the last map's event is waited for (the queue is in order), so
+    // only it is asked for: each event is a driver object to make and free.
+    cl_event* event = i + 1 == regions.size() ? &last.event : nullptr;
     cl_int error = CL_SUCCESS;
     region.host = static_cast<uint8_t*>(api.clEnqueueMapBuffer(
-        queue, region.buffer, CL_FALSE, flags, 0, region.bytes, 0, nullptr, &last.event, &error));
+        queue, region.buffer, CL_FALSE, flags, 0, region.bytes, 0, nullptr, event, &error));
     if (region.host == nullptr) {
       unmap_regions(api, queue, regions);
       return error == CL_SUCCESS ? CL_MAP_FAILURE : error;

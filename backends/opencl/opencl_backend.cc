@@ -2,7 +2,6 @@
 #include "backends/opencl/opencl_backend.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -29,10 +28,6 @@ constexpr unsigned kMaxBuilderThreads = 16;
 /// Bytes of free buffers kept per context for later dispatches.
 constexpr uint64_t kBufferPoolBytes = uint64_t{256} << 20;
 
-std::atomic<uint64_t> next_program_id{1};
-/// The kernel cache's id of the batch compare kernel; programs count from 1.
-constexpr uint64_t kCompareKernelId = 0;
-
 /// What names `device`'s compiler in the disk cache's keys: a binary is
 /// reused only by the same platform, driver version, device and options.
 std::string device_key(const ClDevice& device) {
@@ -42,9 +37,6 @@ std::string device_key(const ClDevice& device) {
 }
 
 }  // namespace
-
-OpenClProgram::OpenClProgram(LoweredKernel lowered)
-    : lowered_(std::move(lowered)), id_(next_program_id.fetch_add(1)) {}
 
 /// The queue and its kernel cache, as one caller holds them: shared, so a
 /// compile worker building a kernel keeps them alive through a recovery
@@ -98,7 +90,8 @@ struct OpenClBackend::State {
           *api, current.queue, disk.get(), device_key(**d), (*d)->capabilities.device_name, counts);
       current.kernels = std::make_shared<KernelCache>(
           std::move(builder), kKernelCacheCapacity,
-          std::clamp(std::thread::hardware_concurrency(), 1u, kMaxBuilderThreads));
+          std::clamp(std::thread::hardware_concurrency(), 1u, kMaxBuilderThreads),
+          ((*d)->type & CL_DEVICE_TYPE_GPU) != 0 ? kFewestKernelsPerGpuBuild : 1);
       buffers = std::make_unique<BufferPool>(*api, *current.queue, (*d)->limits.max_mem_alloc_size,
                                              kBufferPoolBytes);
       ++contexts_created;
@@ -213,7 +206,7 @@ Result<OpenClBackend::Ready> OpenClBackend::ready(const CompiledProgram& compile
   const auto setup_start = std::chrono::steady_clock::now();
   bool built = false;
   Result<std::shared_ptr<const BuiltKernel>> kernel =
-      r.queue.kernels->get(r.program->id(), r.program->lowered().source, built);
+      r.queue.kernels->get(r.program->lowered().source, built);
   if (!kernel.ok()) {
     status = Status::CompileError;
     return kernel.error();
@@ -261,7 +254,7 @@ BatchOutcome OpenClBackend::dispatch_runs(const CompiledProgram& compiled, const
   }
   bool built = false;
   Result<std::shared_ptr<const BuiltKernel>> compare =
-      r->queue.kernels->get(kCompareKernelId, kCompareKernelSource, built);
+      r->queue.kernels->get(kCompareKernelSource, built);
   if (!compare.ok()) {
     outcome.status = Status::Error;
     outcome.message = "the comparison kernel was not built: " + compare.error().message;
@@ -300,7 +293,7 @@ void OpenClBackend::prepare(const CompiledProgram& compiled) {
   // groups.
   Result<QueueHandles> queue = state_->get_queue();
   if (!queue.ok()) return;
-  queue->kernels->prepare(program->id(), program->lowered().source);
+  queue->kernels->prepare(program->lowered().source);
 }
 
 uint64_t OpenClBackend::kernels_built() const {

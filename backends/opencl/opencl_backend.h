@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "backends/backend.h"
 #include "backends/backend_options.h"
@@ -17,14 +18,12 @@ namespace vyre::opencl {
 /// The compiled form of a program on this backend: its OpenCL C source.
 class OpenClProgram final : public CompiledProgram {
  public:
-  explicit OpenClProgram(LoweredKernel lowered);
+  explicit OpenClProgram(LoweredKernel lowered) : lowered_(std::move(lowered)) {}
+  /// The kernel, whose source is its key in the kernel cache.
   const LoweredKernel& lowered() const { return lowered_; }
-  /// Unique for the life of the process: the key of the kernel cache.
-  uint64_t id() const { return id_; }
 
  private:
   LoweredKernel lowered_;
-  uint64_t id_;
 };
 
 /// A Backend over one OpenCL device.

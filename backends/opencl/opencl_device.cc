@@ -13,6 +13,8 @@ namespace {
 /// Platform ids asked for; more than any machine has.
 constexpr cl_uint kMaxPlatforms = 16;
 constexpr cl_uint kMaxDevices = 64;
+/// ClQueue::spin_wait on a GPU: past it, a wait sleeps on a callback.
+constexpr std::chrono::microseconds kGpuSpinWait{200};
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -153,6 +155,7 @@ Result<ClDevice> select_device(const std::vector<ClDevice>& devices, std::string
 
 Result<std::unique_ptr<ClQueue>> ClQueue::create(const OpenClApi& api, const ClDevice& device) {
   std::unique_ptr<ClQueue> q(new ClQueue(api, device.device));
+  if ((device.type & CL_DEVICE_TYPE_GPU) != 0) q->spin_wait_ = kGpuSpinWait;
   const cl_context_properties properties[] = {
       CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device.platform), 0};
   cl_int error = CL_SUCCESS;

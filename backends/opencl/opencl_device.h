@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -49,6 +50,10 @@ class ClQueue {
   cl_context context() const { return context_; }
   cl_command_queue queue() const { return queue_; }
   cl_device_id device() const { return device_; }
+  /// How long a wait on this queue asks an event's status before it sleeps
+  /// (wait_for): a while on a GPU, whose small commands end within tens of
+  /// microseconds; none on a CPU device, whose threads need the host's cores.
+  std::chrono::microseconds spin_wait() const { return spin_wait_; }
   /// Never release this queue or its context (work may still run on them).
   void abandon() { abandoned_ = true; }
   /// Whether abandon() was called.
@@ -61,6 +66,7 @@ class ClQueue {
   cl_device_id device_;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
+  std::chrono::microseconds spin_wait_{0};
   // Atomic: prepare() reads it on the certifier's compile workers.
   std::atomic<bool> abandoned_{false};
 };

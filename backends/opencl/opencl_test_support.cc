@@ -31,6 +31,20 @@ OpenClBackend& shared_backend() {
   return backend;
 }
 
+void open_device_queue(OpenClApi& api, ClDevice& device, std::shared_ptr<ClQueue>& queue) {
+  Result<OpenClApi> opened = OpenClApi::open();
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
+  api = *opened;
+  Result<std::vector<ClDevice>> devices = list_devices(api);
+  ASSERT_TRUE(devices.ok()) << devices.error().message;
+  Result<ClDevice> chosen = select_device(*devices, "");
+  ASSERT_TRUE(chosen.ok()) << chosen.error().message;
+  device = *chosen;
+  Result<std::unique_ptr<ClQueue>> created = ClQueue::create(api, device);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  queue = std::move(*created);
+}
+
 BufferSet run_ok(Backend& backend, const Program& program, const BufferSet& inputs,
                  const Grid& grid) {
   CompileOutcome compiled = backend.compile(program);

@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "backends/opencl/opencl_backend.h"
+#include "backends/opencl/opencl_device.h"
 #include "spec/ir/program.h"
 
 namespace vyre::opencl::testing {
@@ -20,6 +22,11 @@ ByteBuffer words(const std::vector<uint32_t>& values);
 /// The backend shared by a test binary (one context per process). When no
 /// OpenCL device is usable the calling test fails with the reason.
 OpenClBackend& shared_backend();
+
+/// Opens the ICD loader into `api`, picks the first usable device and makes
+/// a queue on it (holding a reference to `api`, which must stay put); the
+/// calling test fails (fatally: check HasFatalFailure) without them.
+void open_device_queue(OpenClApi& api, ClDevice& device, std::shared_ptr<ClQueue>& queue);
 
 /// Compiles and runs `program`; the test fails unless both succeed.
 BufferSet run_ok(Backend& backend, const Program& program, const BufferSet& inputs,

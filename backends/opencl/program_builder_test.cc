@@ -38,17 +38,8 @@ LoweredKernel lowered_index_plus(uint32_t k) {
 class ProgramBuilderTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    Result<OpenClApi> api = OpenClApi::open();
-    ASSERT_TRUE(api.ok()) << api.error().message;
-    api_ = *api;
-    Result<std::vector<ClDevice>> devices = list_devices(api_);
-    ASSERT_TRUE(devices.ok()) << devices.error().message;
-    Result<ClDevice> device = select_device(*devices, "");
-    ASSERT_TRUE(device.ok()) << device.error().message;
-    device_ = *device;
-    Result<std::unique_ptr<ClQueue>> queue = ClQueue::create(api_, device_);
-    ASSERT_TRUE(queue.ok()) << queue.error().message;
-    queue_ = std::move(*queue);
+    testing::open_device_queue(api_, device_, queue_);
+    ASSERT_FALSE(HasFatalFailure());
     std::string dir = (fs::temp_directory_path() / "vyre-cl-cache-XXXXXX").string();
     ASSERT_NE(::mkdtemp(dir.data()), nullptr);
     dir_ = dir;

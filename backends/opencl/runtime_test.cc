@@ -124,6 +124,58 @@ TEST(OpenClRuntime, KernelsBuiltAheadOnOtherThreadsAreUsedByTheDispatch) {
   EXPECT_EQ(backend.kernels_built(), before + kThreads);
 }
 
+TEST(OpenClRuntime, TwoCompilesOfOneProgramShareOneKernel) {
+  OpenClBackend& backend = testing::shared_backend();
+  CompileOutcome first = backend.compile(index_plus(40));
+  ASSERT_EQ(first.status, Status::Ok) << first.message;
+  ASSERT_EQ(backend.dispatch(*first.program, {{"out", words({9, 9, 9, 9})}}, {}).status,
+            Status::Ok);
+  const uint64_t before = backend.kernels_built();
+  CompileOutcome again = backend.compile(index_plus(40));
+  ASSERT_EQ(again.status, Status::Ok) << again.message;
+  backend.prepare(*again.program);
+  DispatchOutcome out = backend.dispatch(*again.program, {{"out", words({9, 9, 9, 9})}}, {});
+  ASSERT_EQ(out.status, Status::Ok) << out.message;
+  EXPECT_EQ(out.outputs.at("out"), words({40, 41, 42, 43}));
+  EXPECT_EQ(out.timing.setup_ms, 0.0) << "the same source was built again";
+  EXPECT_EQ(backend.kernels_built(), before);
+}
+
+// A block of kernels prepared together (as a fuzz hunt compiles its
+// programs ahead) is built in joined programs; one the driver rejects fails
+// alone, with its own log, and every other kernel of the block runs.
+TEST(OpenClRuntime, ABlockPreparedTogetherRunsAndABrokenKernelFailsAlone) {
+  OpenClBackend backend{BackendOptions{}};
+  CompileOutcome opened = backend.compile(index_plus(0));
+  ASSERT_EQ(opened.status, Status::Ok) << opened.message;
+  ASSERT_EQ(backend.dispatch(*opened.program, {{"out", words({9, 9, 9, 9})}}, {}).status,
+            Status::Ok);
+  std::vector<std::shared_ptr<const CompiledProgram>> block;
+  for (uint32_t k = 0; k < 6; ++k) {
+    CompileOutcome out = backend.compile(index_plus(200 + 10 * k));
+    ASSERT_EQ(out.status, Status::Ok) << out.message;
+    block.push_back(out.program);
+  }
+  // Joinable (the prelude and kernel of a lowered program) but rejected.
+  LoweredKernel broken = dynamic_cast<const OpenClProgram&>(*block[0]).lowered();
+  const size_t body_end = broken.source.rfind('}');
+  ASSERT_NE(body_end, std::string::npos);
+  broken.source.insert(body_end, "  undefined_function();\n");
+  block.insert(block.begin() + 3, std::make_shared<OpenClProgram>(broken));
+  for (const auto& program : block) backend.prepare(*program);
+  for (size_t i = 0; i < block.size(); ++i) {
+    DispatchOutcome out = backend.dispatch(*block[i], {{"out", words({9, 9, 9, 9})}}, {});
+    if (i == 3) {
+      EXPECT_EQ(out.status, Status::CompileError) << out.message;
+      EXPECT_NE(out.message.find("undefined_function"), std::string::npos) << out.message;
+      continue;
+    }
+    ASSERT_EQ(out.status, Status::Ok) << "kernel " << i << ": " << out.message;
+    const uint32_t k = 200 + 10 * static_cast<uint32_t>(i < 3 ? i : i - 1);
+    EXPECT_EQ(out.outputs.at("out"), words({k, k + 1, k + 2, k + 3})) << "kernel " << i;
+  }
+}
+
 TEST(OpenClRuntime, LoopBudgetStopsARunawayProgramAsTimeout) {
   BackendOptions options;
   options.loop_iteration_budget = 1000;

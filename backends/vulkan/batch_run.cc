@@ -103,7 +103,7 @@ class Batch {
       BatchBinding binding;
       binding.decl = &b;
       binding.bytes = &request_.inputs.at(b.name);
-      binding.size = bound_buffer_bytes(binding.bytes->size());
+      binding.size = device_buffer_bytes(binding.bytes->size());
       binding.output = b.access == BufferAccess::ReadWrite;
       binding.stride = align_up(binding.size, alignment);
       if (binding.output) {

@@ -5,53 +5,42 @@
 #include <cctype>
 
 namespace vyre::vulkan {
-namespace {
-
-constexpr const char* kAxes[] = {"x", "y", "z"};
-constexpr uint64_t kMaxU32 = 0xFFFFFFFF;
-/// Vulkan cannot create an empty buffer; an empty input gets this many bytes.
-constexpr uint64_t kMinBufferBytes = 16;
-
-std::string exceeds(const std::string& what, uint64_t needed, const char* limit, uint64_t value,
-                    const DeviceLimits& limits) {
-  return what + " " + std::to_string(needed) + " exceeds " + limit + " = " + std::to_string(value) +
-         " of " + limits.device_name;
-}
-
-}  // namespace
 
 std::optional<std::string> exceeded_program_limit(const ShaderInterface& iface,
                                                   const DeviceLimits& limits) {
   for (size_t axis = 0; axis < 3; ++axis) {
     if (iface.workgroup_size[axis] > limits.max_workgroup_size[axis]) {
-      return exceeds(std::string("workgroup size on ") + kAxes[axis], iface.workgroup_size[axis],
-                     "maxComputeWorkGroupSize", limits.max_workgroup_size[axis], limits);
+      return clike::exceeds("workgroup size on " + std::string(clike::axis_name(axis)),
+                            iface.workgroup_size[axis], "maxComputeWorkGroupSize",
+                            limits.max_workgroup_size[axis], limits.device_name);
     }
   }
   if (iface.workgroup_invocations() > limits.max_workgroup_invocations) {
-    return exceeds("invocations per workgroup", iface.workgroup_invocations(),
-                   "maxComputeWorkGroupInvocations", limits.max_workgroup_invocations, limits);
+    return clike::exceeds("invocations per workgroup", iface.workgroup_invocations(),
+                          "maxComputeWorkGroupInvocations", limits.max_workgroup_invocations,
+                          limits.device_name);
   }
   if (iface.workgroup_memory_bytes > limits.max_shared_memory) {
-    return exceeds("workgroup memory in bytes", iface.workgroup_memory_bytes,
-                   "maxComputeSharedMemorySize", limits.max_shared_memory, limits);
+    return clike::exceeds("workgroup memory in bytes", iface.workgroup_memory_bytes,
+                          "maxComputeSharedMemorySize", limits.max_shared_memory,
+                          limits.device_name);
   }
   if (iface.push_constant_bytes() > limits.max_push_constants) {
-    return exceeds("push constant bytes (one u32 element count per bound buffer)",
-                   iface.push_constant_bytes(), "maxPushConstantsSize", limits.max_push_constants,
-                   limits);
+    return clike::exceeds("push constant bytes (one u32 element count per bound buffer)",
+                          iface.push_constant_bytes(), "maxPushConstantsSize",
+                          limits.max_push_constants, limits.device_name);
   }
   uint64_t storage = iface.has_control_buffer ? 1 : 0;
   uint64_t uniform = 0;
   for (const BoundBuffer& b : iface.buffers)
     ++(b.access == BufferAccess::Uniform ? uniform : storage);
   if (storage > limits.max_storage_buffers_per_stage) {
-    return exceeds("storage buffers", storage, "maxPerStageDescriptorStorageBuffers",
-                   limits.max_storage_buffers_per_stage, limits);
+    return clike::exceeds("storage buffers", storage, "maxPerStageDescriptorStorageBuffers",
+                          limits.max_storage_buffers_per_stage, limits.device_name);
   }
   if (uniform > limits.max_uniform_buffers_per_stage) {
-    return exceeds("uniform buffers", uniform, "maxPerStageDescriptorUniformBuffers",
-                   limits.max_uniform_buffers_per_stage, limits);
+    return clike::exceeds("uniform buffers", uniform, "maxPerStageDescriptorUniformBuffers",
+                          limits.max_uniform_buffers_per_stage, limits.device_name);
   }
   return std::nullopt;
 }
@@ -59,21 +48,16 @@ std::optional<std::string> exceeded_program_limit(const ShaderInterface& iface,
 std::optional<std::string> exceeded_limit(const ShaderInterface& iface, const BufferSet& inputs,
                                           const Grid& grid, const DeviceLimits& limits) {
   if (std::optional<std::string> program = exceeded_program_limit(iface, limits)) return program;
-  for (size_t axis = 0; axis < 3; ++axis) {
-    const std::string axis_name = std::string(" on ") + kAxes[axis];
-    if (grid.workgroups[axis] > limits.max_workgroup_count[axis]) {
-      return exceeds("grid of workgroups" + axis_name, grid.workgroups[axis],
-                     "maxComputeWorkGroupCount", limits.max_workgroup_count[axis], limits);
-    }
-    // A device may take more (the H100 takes 2^31 - 1 workgroups on x), but
-    // vyre's invocation ids are u32: past 2^32 - 1 invocations they would wrap.
-    const uint64_t invocations = uint64_t{grid.workgroups[axis]} * iface.workgroup_size[axis];
-    if (invocations > kMaxU32) {
-      return "invocations" + axis_name + " " + std::to_string(invocations) + " (" +
-             std::to_string(grid.workgroups[axis]) + " workgroups of " +
-             std::to_string(iface.workgroup_size[axis]) + ") exceeds " + std::to_string(kMaxU32) +
-             ", the most that u32 invocation ids can number";
-    }
+  // A device may take more workgroups (the H100 takes 2^31 - 1 on x), but
+  // vyre's invocation ids are u32: past 2^32 - 1 invocations they would wrap.
+  const auto& count = limits.max_workgroup_count;
+  if (auto axis = clike::exceeded_axis_limit(iface.workgroup_size, grid,
+                                             {{clike::AxisLimit::Workgroups,
+                                               "grid of workgroups",
+                                               "maxComputeWorkGroupCount",
+                                               {count[0], count[1], count[2]}}},
+                                             limits.device_name)) {
+    return axis;
   }
   for (const BoundBuffer& b : iface.buffers) {
     const auto it = inputs.find(b.name);
@@ -82,19 +66,16 @@ std::optional<std::string> exceeded_limit(const ShaderInterface& iface, const Bu
     const uint64_t range =
         is_uniform ? limits.max_uniform_buffer_range : limits.max_storage_buffer_range;
     if (bytes > range) {
-      return exceeds("buffer `" + b.name + "` in bytes", bytes,
-                     is_uniform ? "maxUniformBufferRange" : "maxStorageBufferRange", range, limits);
+      return clike::exceeds("buffer `" + b.name + "` in bytes", bytes,
+                            is_uniform ? "maxUniformBufferRange" : "maxStorageBufferRange", range,
+                            limits.device_name);
     }
   }
   return std::nullopt;
 }
 
-uint64_t bound_buffer_bytes(uint64_t host_bytes) {
-  return std::max(kMinBufferBytes, (host_bytes + 3) / 4 * 4);
-}
-
 uint64_t descriptor_range(uint64_t host_bytes, uint64_t max_range) {
-  return std::min(bound_buffer_bytes(host_bytes), max_range);
+  return std::min(device_buffer_bytes(host_bytes), max_range);
 }
 
 std::string loop_ended_early_message(std::string_view device_name) {
@@ -112,15 +93,6 @@ std::string loop_ended_early_message(std::string_view device_name) {
         "another device, or give each invocation fewer loop iterations in all";
   }
   return message;
-}
-
-std::string loop_budget_message(uint32_t budget) {
-  return "an invocation ran more than " + std::to_string(budget) +
-         " loop iterations in all its loops together and was stopped, because the Vulkan "
-         "backend stops runaway loops before they can hang the device; no output is returned. "
-         "If the program is meant to loop that long, give each invocation less work (more "
-         "invocations or dispatches, shorter loops); a host embedding the backend can raise "
-         "BackendOptions::loop_iteration_budget";
 }
 
 }  // namespace vyre::vulkan

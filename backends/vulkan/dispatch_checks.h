@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "backends/clike/dispatch_limits.h"
 #include "backends/vulkan/shader_interface.h"
 #include "spec/ir/host_abi.h"
 #include "spec/support/result.h"
@@ -44,11 +45,10 @@ std::optional<std::string> exceeded_program_limit(const ShaderInterface& iface,
 std::optional<std::string> exceeded_limit(const ShaderInterface& iface, const BufferSet& inputs,
                                           const Grid& grid, const DeviceLimits& limits);
 
-/// Bytes a dispatch binds for a host buffer of `host_bytes`: rounded up to
-/// whole u32 words, at least 16 (Vulkan has no empty buffer).
-uint64_t bound_buffer_bytes(uint64_t host_bytes);
+/// Bytes a dispatch binds for a host buffer (Vulkan has no empty buffer).
+using clike::device_buffer_bytes;
 
-/// Range of the descriptor of a host buffer of `host_bytes`: its bound bytes,
+/// Range of the descriptor of a host buffer of `host_bytes`: its device buffer bytes,
 /// clamped to the device's `max_range`. Clamping drops at most the padding of
 /// the last partial word, which no loaded or stored element reaches: a Bytes
 /// buffer counts that word in BufLen but is never accessed (V013), and
@@ -65,6 +65,8 @@ std::string loop_ended_early_message(std::string_view device_name);
 
 /// Why a dispatch (Status::Timeout) returns no output after an invocation
 /// used up its loop iteration budget of `budget`, and what the user can do.
-std::string loop_budget_message(uint32_t budget);
+inline std::string loop_budget_message(uint32_t budget) {
+  return clike::loop_budget_message("Vulkan", budget);
+}
 
 }  // namespace vyre::vulkan

@@ -175,10 +175,10 @@ TEST(ExceededLimit, InvocationIdsPastU32AreNotSupportedEvenWhenTheDeviceTakesThe
 }
 
 TEST(DescriptorRange, RoundsToWordsAndNeverPassesTheDeviceRange) {
-  EXPECT_EQ(bound_buffer_bytes(0), 16u);  // Vulkan has no empty buffer.
-  EXPECT_EQ(bound_buffer_bytes(15), 16u);
-  EXPECT_EQ(bound_buffer_bytes(17), 20u);
-  EXPECT_EQ(bound_buffer_bytes(0xFFFFFFFE), 0x100000000u);
+  EXPECT_EQ(device_buffer_bytes(0), 16u);  // Vulkan has no empty buffer.
+  EXPECT_EQ(device_buffer_bytes(15), 16u);
+  EXPECT_EQ(device_buffer_bytes(17), 20u);
+  EXPECT_EQ(device_buffer_bytes(0xFFFFFFFE), 0x100000000u);
   EXPECT_EQ(descriptor_range(17, 1024), 20u);
   // maxStorageBufferRange = 2^32 - 1: a buffer of 2^32 - 2 host bytes fits,
   // its word-rounded size does not, and the range must not say it does.

@@ -92,7 +92,7 @@ class Run {
       Binding binding;
       binding.bytes = &request_.inputs.at(b.name);
       binding.access = b.access;
-      binding.size = bound_buffer_bytes(binding.bytes->size());
+      binding.size = device_buffer_bytes(binding.bytes->size());
       Result<DeviceBuffer*> buffer = buffers_.create(
           binding.size, request_.staged ? MemoryPlace::DeviceLocal : request_.in_place);
       if (!buffer.ok()) return fail(buffer.error());

@@ -38,7 +38,7 @@ constexpr uint64_t kInHostMemoryBytes = 64 << 10;
 /// Bytes the buffers of a dispatch of `iface` on `inputs` take bound.
 uint64_t bound_bytes(const ShaderInterface& iface, const BufferSet& inputs) {
   uint64_t total = 0;
-  for (const BoundBuffer& b : iface.buffers) total += bound_buffer_bytes(inputs.at(b.name).size());
+  for (const BoundBuffer& b : iface.buffers) total += device_buffer_bytes(inputs.at(b.name).size());
   return total;
 }
 

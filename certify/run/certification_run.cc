@@ -319,17 +319,6 @@ Report started_report(const Backend& backend, const Capabilities& device,
   return report;
 }
 
-/// How each case runs on `device`.
-CaseRunOptions case_run_options(const Backend& backend, const Capabilities& device,
-                                const CertifyOptions& options) {
-  CaseRunOptions run_options;
-  run_options.runs = options.runs;
-  run_options.preferred_workgroup_size = usable_workgroup_size(device);
-  run_options.case_budget = options.case_budget;
-  run_options.encodings = backend.encodings();
-  return run_options;
-}
-
 /// The cases' results in catalog order; a case without one (only an
 /// interrupted run leaves any) is listed as not run.
 void add_results(Report& report, const std::vector<const SuiteCase*>& chosen,
@@ -359,6 +348,16 @@ void judge_report(Report& report, const Backend& backend,
 
 }  // namespace
 
+CaseRunOptions case_run_options(const Backend& backend, const Capabilities& device,
+                                const CertifyOptions& options) {
+  CaseRunOptions run_options;
+  run_options.runs = options.runs;
+  run_options.preferred_workgroup_size = usable_workgroup_size(device);
+  run_options.case_budget = options.case_budget;
+  run_options.encodings = backend.encodings();
+  return run_options;
+}
+
 std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
                                            const CertifyOptions& options) {
   std::vector<const SuiteCase*> chosen;
@@ -380,9 +379,9 @@ Report run_certification(Backend& backend, const Capabilities& device,
   // backend uses them too (lavapipe).
   const unsigned workers = host_threads();
   const uint32_t lanes = std::clamp<uint32_t>(backend.concurrent_dispatches(), 1, kMaxCaseLanes);
-  PreparationPool prepared(chosen, case_options,
-                           backend.compiles_concurrently() ? &backend : nullptr, workers,
-                           std::max<size_t>(kPreparationLookahead, 2 * size_t{workers}) + lanes);
+  PreparationPool prepared(
+      chosen, case_options, backend.compiles_concurrently() ? &backend : nullptr, workers,
+      std::max<size_t>(kPreparationLookahead, 2 * size_t{workers}) + lanes, options.compiled_ahead);
   Progress progress(chosen.size(), options.progress);
   RunBackends backends(backend, options);
   ReductionBudget reductions(options);

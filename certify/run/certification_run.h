@@ -16,6 +16,7 @@
 #include "certify/gate/seed_policy.h"
 #include "certify/report/known_failure.h"
 #include "certify/report/report.h"
+#include "certify/run/preparation_pool.h"
 #include "certify/run/run_clock.h"
 #include "certify/suite/random_program_cases.h"
 #include "certify/suite/suite_case.h"
@@ -59,7 +60,17 @@ struct CertifyOptions {
   /// SIGTERM): the cases running finish, no other starts, and the report
   /// lists those not run (Report::not_run); null: never.
   const std::atomic<int>* interrupted = nullptr;
+  /// Programs of the chosen cases compiled and prepared before the run
+  /// (compile_cases_ahead; a fuzz hunt's block): the run takes them instead
+  /// of compiling again. Null: the run compiles everything itself.
+  CompiledAhead* compiled_ahead = nullptr;
 };
+
+/// How the cases of a run on `backend` (on `device`) are run: `options`'
+/// runs and budget, the device's preferred workgroup size, the backend's
+/// encodings.
+CaseRunOptions case_run_options(const Backend& backend, const Capabilities& device,
+                                const CertifyOptions& options);
 
 /// The cases at or below options.level whose id matches options.filter, in
 /// catalog order: the run's one selection.

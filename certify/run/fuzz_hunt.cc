@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "certify/run/certification_run.h"
 #include "certify/run/run_clock.h"
 #include "certify/suite/random_program_cases.h"
+#include "spec/support/parallel_for.h"
 #include "spec/text/text_format.h"
 
 namespace vyre::certify {
@@ -135,11 +137,16 @@ HuntResult hunt(Backend& backend, const HuntOptions& o) {
   const std::filesystem::path scratch = std::filesystem::path(o.out_dir) / ".batch";
   const auto elapsed = [&] { return static_cast<double>(clock.elapsed_us()) / 1e6; };
   uint32_t batch = kFirstBatch;
-  for (uint64_t first = 0; elapsed() < o.seconds; first += batch) {
+  uint64_t first = 0;  // Programs first, first + 1, ... follow one another.
+  while (elapsed() < o.seconds && (o.max_programs == 0 || first < o.max_programs)) {
+    if (o.max_programs != 0) {
+      batch = static_cast<uint32_t>(std::min<uint64_t>(batch, o.max_programs - first));
+    }
     const double batch_start = elapsed();
     RandomProgramTally tally;
     const std::vector<SuiteCase> cases = random_program_range(
         o.seed, first, batch, [&](uint64_t i) { return hunt_program_id(o.seed, i); }, tally);
+    first += batch;
     result.programs += tally.generated;
     result.discarded += tally.discarded;
     std::vector<const SuiteCase*> chosen;
@@ -147,7 +154,17 @@ HuntResult hunt(Backend& backend, const HuntOptions& o) {
     std::error_code ec;
     std::filesystem::remove_all(scratch, ec);
     run.out_dir = scratch.string();
+    // The whole batch's programs at once, on every core: a backend that
+    // builds in groups (OpenCL: one clBuildProgram for many kernels) gets
+    // them together instead of a few cases ahead of the one running.
+    CompiledAhead ahead;
+    if (o.compile_batches_ahead) {
+      ahead = compile_cases_ahead(backend, chosen, case_run_options(backend, device, run),
+                                  host_threads());
+    }
+    run.compiled_ahead = &ahead;
     const Report report = run_certification(backend, device, chosen, run, tally);
+    run.compiled_ahead = nullptr;
     for (const CaseResult& r : report.cases) {
       ++result.cases;
       if (r.verdict == Verdict::Pass || r.verdict == Verdict::NotSupported) continue;

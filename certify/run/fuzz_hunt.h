@@ -2,8 +2,9 @@
 // programs. Program i of a hunt from seed S is L5's program i for --seed S
 // (random_program_seed), so a hunt's first programs are a certification
 // run's. Programs run in batches, each a certification run of its cases (the
-// same lanes, compiles ahead and retries); every failure is reduced and
-// written once per distinct reduced form.
+// same lanes, compiles ahead and retries), whose programs are compiled
+// together before it runs; every failure is reduced and written once per
+// distinct reduced form.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,13 @@ struct HuntOptions {
   /// Opens a fresh backend for the one retry of a case that lost the device,
   /// hung or crashed; empty: no retries.
   std::function<Result<std::unique_ptr<Backend>>()> reopen_backend;
+  /// Compile each batch's programs (every variant and encoding) together on
+  /// every core before it runs (compile_cases_ahead), rather than a few
+  /// cases ahead of the one running; false: as a certification run does.
+  bool compile_batches_ahead = true;
+  /// Stop once this many programs were generated (0: only `seconds` stops
+  /// the hunt), so that two hunts of one seed can be compared.
+  uint64_t max_programs = 0;
 };
 
 /// One distinct failure: its reduced form's hash names its folder.

@@ -3,15 +3,17 @@
 #include <algorithm>
 
 #include "certify/run/run_clock.h"
+#include "spec/support/parallel_for.h"
 
 namespace vyre::certify {
 
 PreparationPool::PreparationPool(const std::vector<const SuiteCase*>& cases,
                                  const CaseRunOptions& options, Backend* compile_on,
-                                 unsigned threads, size_t lookahead)
+                                 unsigned threads, size_t lookahead, CompiledAhead* ahead)
     : cases_(cases),
       options_(options),
       compile_on_(compile_on),
+      ahead_(ahead),
       lookahead_(std::max<size_t>(lookahead, 1)),
       done_(cases.size()) {
   for (unsigned t = 0; t < std::max(threads, 1u); ++t) workers_.emplace_back([this] { work(); });
@@ -49,6 +51,12 @@ void PreparationPool::work() {
       index = next_++;
     }
     CaseExpectations e = compute_expectations(*cases_[index], options_);
+    if (ahead_ != nullptr) {
+      // Each case is one worker's: its entry is moved, the map left as it is.
+      if (auto it = ahead_->find(cases_[index]->id); it != ahead_->end()) {
+        e.compiled = std::move(it->second);
+      }
+    }
     if (compile_on_ != nullptr) compile_ahead(*compile_on_, e);
     {
       std::lock_guard lock(mutex_);
@@ -73,6 +81,29 @@ void compile_ahead(Backend& backend, CaseExpectations& e) {
     e.compile_us += RunClock::micros_since(start);
     e.compiled.emplace(key, std::move(out));
   }
+}
+
+CompiledAhead compile_cases_ahead(Backend& backend, const std::vector<const SuiteCase*>& cases,
+                                  const CaseRunOptions& options, unsigned threads) {
+  CompiledAhead out;
+  if (!backend.compiles_concurrently()) return out;
+  std::vector<CaseExpectations> shells(cases.size());
+  parallel_for(cases.size(), threads, [&](size_t i) {
+    const DispatchCase* d = dispatch_of(*cases[i]);
+    if (d == nullptr) return true;
+    // The variants as the run makes them, without their expectations: every
+    // one is compiled (an invalid one, which stops the run of its case,
+    // costs a compile that is not used).
+    for (Variant& v : variants_of(*d, options)) {
+      shells[i].variants.push_back({std::move(v), std::nullopt, std::nullopt});
+    }
+    compile_ahead(backend, shells[i]);
+    return true;
+  });
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (!shells[i].compiled.empty()) out[cases[i]->id] = std::move(shells[i].compiled);
+  }
+  return out;
 }
 
 }  // namespace vyre::certify

@@ -9,15 +9,22 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "certify/run/case_expectations.h"
 
 namespace vyre::certify {
+
+/// Programs compiled and prepared before a run, by case id
+/// (compile_cases_ahead): the pool takes a case's own instead of compiling
+/// them again.
+using CompiledAhead = std::map<std::string, std::map<CompileKey, CompileOutcome>>;
 
 /// Computes compute_expectations() (and compiles, see above) for `cases` on
 /// `threads` workers.
@@ -29,8 +36,11 @@ class PreparationPool {
   /// `compile_on`: the backend to compile the cases' programs on, or null to
   /// leave compiling to the run (a backend that does not compile
   /// concurrently).
+  /// `ahead`, when given, holds programs compiled before the run; the pool
+  /// moves each case's out of it (it must outlive the pool).
   PreparationPool(const std::vector<const SuiteCase*>& cases, const CaseRunOptions& options,
-                  Backend* compile_on, unsigned threads, size_t lookahead);
+                  Backend* compile_on, unsigned threads, size_t lookahead,
+                  CompiledAhead* ahead = nullptr);
   ~PreparationPool();
   PreparationPool(const PreparationPool&) = delete;
   PreparationPool& operator=(const PreparationPool&) = delete;
@@ -46,6 +56,7 @@ class PreparationPool {
   const std::vector<const SuiteCase*>& cases_;
   const CaseRunOptions& options_;
   Backend* const compile_on_;
+  CompiledAhead* const ahead_;
   const size_t lookahead_;
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -61,5 +72,14 @@ class PreparationPool {
 /// among `e`'s variants (none when a variant is invalid), into e.compiled,
 /// adding the time to e.compile_us.
 void compile_ahead(Backend& backend, CaseExpectations& e);
+
+/// Compiles and prepares on `backend`, on `threads` threads, the programs of
+/// every variant of `cases` at once, before their run: a backend that builds
+/// the driver's objects in groups (OpenCL joins the kernels queued together
+/// into one clBuildProgram) gets a whole block, not a few cases at a time as
+/// the reference frees them. Nothing for a backend that does not compile
+/// concurrently.
+CompiledAhead compile_cases_ahead(Backend& backend, const std::vector<const SuiteCase*>& cases,
+                                  const CaseRunOptions& options, unsigned threads);
 
 }  // namespace vyre::certify
