@@ -18,7 +18,7 @@ endif()
 # older samples (from another catalogue, or written before the cases recorded
 # their device) are refused for exactly that, never for their digest, schema
 # or verdict.
-set(current_samples pocl lavapipe h200-cuda)
+set(current_samples pocl lavapipe h200-cuda h200-vulkan)
 foreach(sample ${samples})
   get_filename_component(dir ${sample} DIRECTORY)
   get_filename_component(name ${dir} NAME)
