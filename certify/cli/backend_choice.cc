@@ -68,6 +68,20 @@ bool take_backend_switch(const std::string& flag, BackendChoice& choice,
   return true;
 }
 
+bool take_backend_arg(std::span<const std::string> args, size_t& i, BackendChoice& choice,
+                      std::optional<std::string>& error) {
+  const std::string& a = args[i];
+  if (a == "--backend" || a == "--device" || a == "--timeout-ms") {
+    if (i + 1 >= args.size()) {
+      error = a + " needs a value";
+    } else {
+      take_backend_option(a, args[++i], choice, error);
+    }
+    return true;
+  }
+  return take_backend_switch(a, choice, error);
+}
+
 std::optional<std::string> check_backend_choice(const BackendChoice& choice) {
   if (choice.backend.empty()) return "--backend is required";
   if (choice.faults && choice.faults->crashes() && !names_plugin(choice.backend) &&

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -47,6 +48,13 @@ bool take_backend_switch(const std::string& flag, BackendChoice& choice,
 /// a bad number).
 bool take_backend_option(const std::string& flag, const std::string& value, BackendChoice& choice,
                          std::optional<std::string>& error);
+
+/// Takes args[i] when it is --backend, --device or --timeout-ms (with its
+/// value, moving i past it) or --in-process, as `run` and `reduce` accept
+/// them: true when it was one of them. `error` gets a usage problem (a
+/// missing value, a repeated option, a bad number).
+bool take_backend_arg(std::span<const std::string> args, size_t& i, BackendChoice& choice,
+                      std::optional<std::string>& error);
 
 /// Usage problems of a complete choice: no backend, --device where the
 /// backend cannot use it, or a crash fault for a backend in this process.

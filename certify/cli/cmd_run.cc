@@ -87,12 +87,7 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, RunFla
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool has_value = i + 1 < args.size();
-    if (a == "--backend" || a == "--device" || a == "--timeout-ms") {
-      if (!has_value) return a + " needs a value";
-      std::optional<std::string> error;
-      take_backend_option(a, args[++i], flags.backend, error);
-      if (error) return error;
-    } else if (std::optional<std::string> error; take_backend_switch(a, flags.backend, error)) {
+    if (std::optional<std::string> error; take_backend_arg(args, i, flags.backend, error)) {
       if (error) return error;
     } else if (a == "--schedule") {
       if (!has_value) return "--schedule needs canonical, reversed or random:SEED";
