@@ -103,26 +103,42 @@ Fault never(const Program&) {
 // Generous: a child's start and the reference's compile must fit under load.
 constexpr std::chrono::milliseconds kTimeout{4000};
 
-TEST(IsolatedCertification, ACrashAndAHangFailOneCaseEachAndTheRunFinishes) {
-  std::vector<SuiteCase> cases = {
-      marked_case("L1/test/before", 1), marked_case("L1/test/crash", kCrashMarker),
-      marked_case("L1/test/between", 5), marked_case("L1/test/hang", kHangMarker),
-      marked_case("L1/test/after", 7)};
+/// A certification of `cases` at `runs` runs on the fake driver in a child,
+/// each retry on a fresh one (counted in `reopened`).
+struct IsolatedRun {
+  Report report;
+  int reopened = 0;
+  std::string out_dir;
+};
+IsolatedRun run_isolated(const std::vector<SuiteCase>& cases, uint32_t runs,
+                         const std::string& out_name) {
   std::vector<const SuiteCase*> chosen;
   for (const SuiteCase& c : cases) chosen.push_back(&c);
   CertifyOptions options;
   options.level = Level::L1;
-  options.runs = 1;
+  options.runs = runs;
   options.progress = false;
-  options.out_dir = testing::TempDir() + "isolated_certification_test";
+  options.out_dir = testing::TempDir() + out_name;
   std::filesystem::remove_all(options.out_dir);
-  int reopened = 0;
-  options.reopen_backend = [&]() -> Result<std::unique_ptr<Backend>> {
-    ++reopened;
+  IsolatedRun run;
+  run.out_dir = options.out_dir;
+  options.reopen_backend = [&run]() -> Result<std::unique_ptr<Backend>> {
+    ++run.reopened;
     return isolated_driver(never, kTimeout);
   };
   std::unique_ptr<Backend> backend = isolated_driver(never, kTimeout);
-  const Report report = run_certification(*backend, backend->probe(), chosen, options);
+  run.report = run_certification(*backend, backend->probe(), chosen, options);
+  return run;
+}
+
+TEST(IsolatedCertification, ACrashAndAHangFailOneCaseEachAndTheRunFinishes) {
+  const IsolatedRun run =
+      run_isolated({marked_case("L1/test/before", 1), marked_case("L1/test/crash", kCrashMarker),
+                    marked_case("L1/test/between", 5), marked_case("L1/test/hang", kHangMarker),
+                    marked_case("L1/test/after", 7)},
+                   1, "isolated_certification_test");
+  const Report& report = run.report;
+  const int reopened = run.reopened;
 
   ASSERT_EQ(report.cases.size(), 5u);
   for (size_t i : {0, 2, 4}) {
@@ -144,7 +160,7 @@ TEST(IsolatedCertification, ACrashAndAHangFailOneCaseEachAndTheRunFinishes) {
   for (const CaseResult* failed : {&crash, &hang}) {
     ASSERT_TRUE(failed->failure) << failed->id;
     ASSERT_FALSE(failed->failure->repro.empty()) << failed->id;
-    EXPECT_TRUE(std::filesystem::exists(options.out_dir + "/" + failed->failure->repro))
+    EXPECT_TRUE(std::filesystem::exists(run.out_dir + "/" + failed->failure->repro))
         << failed->failure->repro;
   }
   EXPECT_EQ(reopened, 2);  // One fresh backend per retried case.
@@ -180,24 +196,12 @@ SuiteCase marked_host_case(const std::string& id, uint32_t first) {
 TEST(IsolatedCertification, ACrashInsideAHostDrivenCaseFailsThatCaseOnly) {
   // The crash comes on the case's second dispatch (its input then starts
   // with the marker), after one dispatch of the same run went well.
-  std::vector<SuiteCase> cases = {
-      marked_host_case("L1/host/before", 1), marked_host_case("L1/host/crash", kCrashMarker - 1),
-      marked_case("L1/test/between", 5), marked_host_case("L1/host/after", 7)};
-  std::vector<const SuiteCase*> chosen;
-  for (const SuiteCase& c : cases) chosen.push_back(&c);
-  CertifyOptions options;
-  options.level = Level::L1;
-  options.runs = 3;
-  options.progress = false;
-  options.out_dir = testing::TempDir() + "isolated_host_certification_test";
-  std::filesystem::remove_all(options.out_dir);
-  int reopened = 0;
-  options.reopen_backend = [&]() -> Result<std::unique_ptr<Backend>> {
-    ++reopened;
-    return isolated_driver(never, kTimeout);
-  };
-  std::unique_ptr<Backend> backend = isolated_driver(never, kTimeout);
-  const Report report = run_certification(*backend, backend->probe(), chosen, options);
+  const IsolatedRun run = run_isolated(
+      {marked_host_case("L1/host/before", 1), marked_host_case("L1/host/crash", kCrashMarker - 1),
+       marked_case("L1/test/between", 5), marked_host_case("L1/host/after", 7)},
+      3, "isolated_host_certification_test");
+  const Report& report = run.report;
+  const int reopened = run.reopened;
 
   ASSERT_EQ(report.cases.size(), 4u);
   for (size_t i : {0, 2, 3}) {
