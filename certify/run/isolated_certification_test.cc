@@ -258,7 +258,10 @@ TEST(IsolatedCertification, AFuzzHuntSurvivesADriverThatCrashesOnSomePrograms) {
     return std::hash<std::string>{}(print_program(program)) % 3 == 0 ? Fault::Segfault
                                                                      : Fault::None;
   };
-  std::unique_ptr<Backend> backend = isolated_driver(crash_some, kTimeout);
+  // No program hangs here, so a long limit costs nothing; the hunt compiles a
+  // batch ahead on every core, and on a loaded CI machine one compile has
+  // taken longer than kTimeout and turned a crash test into a hang verdict.
+  std::unique_ptr<Backend> backend = isolated_driver(crash_some, std::chrono::seconds(60));
   HuntOptions options;
   options.seconds = 4;
   // A few programs are enough for a crash (one in three crashes, each with
