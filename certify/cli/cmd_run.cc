@@ -1,5 +1,5 @@
-// `vyre-certify run CASE.vyre [--backend NAME] [--device D] [--timeout-ms MS]
-// [--schedule S] [--strict-oob]`: parses one case file, runs it on a backend
+// `vyre-certify run CASE.vyre... [--backend NAME] [--device D] [--timeout-ms MS]
+// [--schedule S] [--strict-oob]`: parses each case file, runs it on a backend
 // (opened as the certification run opens it: built-in names, plugin paths in
 // a child process), prints every output buffer as u32 words, on the reference
 // also the out-of-bounds counts and violations, and compares with the case's
@@ -8,7 +8,8 @@
 // with the reference's bytes).
 // Exit codes: 0 ran and matched (or `expect reference` on the reference), 1
 // the run failed, was non-conforming or differs from the expectation (with a
-// diff), 2 bad usage, an unreadable / unparsable file or no usable backend.
+// diff), 2 bad usage, an unreadable / unparsable file or no usable backend;
+// with several files, the worst of theirs (the backend is opened once).
 // With --rules, the dataflow form runs instead (run_dataflow.cc).
 #include <cctype>
 #include <cerrno>
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
@@ -34,13 +36,14 @@ namespace {
 constexpr std::string_view kReference = "reference";
 /// The usage text; the other built-in backends come from the registry.
 const std::string kUsage =
-    "vyre-certify run CASE.vyre [--backend NAME] [--device D] [--timeout-ms MS]\n"
+    "vyre-certify run CASE.vyre... [--backend NAME] [--device D] [--timeout-ms MS]\n"
     "                    [--schedule canonical|reversed|random:SEED] [--strict-oob] "
     "[--in-process]\n"
     "  NAME is reference (the default), another built-in backend (" +
     built_in_backend_list(kReference) +
     ") or a plugin path. vulkan and opencl run in a child process (a driver crash is\n"
-    "  reported as `crashed`) unless --in-process.\n"
+    "  reported as `crashed`) unless --in-process. Several files run one after another\n"
+    "  on one backend; the exit status is the worst of theirs.\n"
     "  --schedule and --strict-oob apply to the reference only.\n"
     "vyre-certify run --rules RULES.toml --graph GRAPH.toml [--backend NAME] [--device D]\n"
     "                    [--timeout-ms MS]\n"
@@ -51,7 +54,7 @@ constexpr size_t kMaxPrintedWords = 256;
 constexpr size_t kMaxListedDifferences = 8;
 
 struct RunFlags {
-  std::string file;
+  std::vector<std::string> files;
   BackendChoice backend;
   reference::RunOptions options;
   /// --schedule or --strict-oob given: options only the reference honours.
@@ -105,13 +108,11 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, RunFla
       flags.reference_options = true;
     } else if (a.starts_with("--")) {
       return "unknown option `" + a + "`";
-    } else if (flags.file.empty()) {
-      flags.file = a;
     } else {
-      return "more than one case file given (`" + flags.file + "` and `" + a + "`)";
+      flags.files.push_back(a);
     }
   }
-  if (flags.file.empty()) return "no case file given";
+  if (flags.files.empty()) return "no case file given";
   if (flags.backend.backend.empty()) flags.backend.backend = kReference;
   if (auto problem = check_backend_choice(flags.backend)) return problem;
   if (flags.reference_options && flags.backend.backend != kReference) {
@@ -204,21 +205,10 @@ void print_buffer(const std::string& name, const ByteBuffer& bytes) {
   }
 }
 
-}  // namespace
-
-std::string_view run_usage() {
-  return kUsage;
-}
-
-int cmd_run(std::span<const std::string> args) {
-  for (const std::string& a : args) {
-    if (a == "--rules") return run_dataflow(args);
-  }
-  RunFlags flags;
-  if (const std::optional<std::string> problem = parse_flags(args, flags)) {
-    return usage_error(*problem);
-  }
-  const std::optional<TestCase> parsed = read_case_file(flags.file);
+/// Runs the case in `file` on `backend` (the reference when null) and
+/// prints what it gave: kExitOk, kExitFail or kExitUsage (unreadable file).
+int run_file(const std::string& file, const RunFlags& flags, UsableBackend* backend) {
+  const std::optional<TestCase> parsed = read_case_file(file);
   if (!parsed) return kExitUsage;
   const TestCase& c = *parsed;
   const auto& wg = c.program.workgroup_size;
@@ -244,18 +234,13 @@ int cmd_run(std::span<const std::string> args) {
   if (on_reference) {
     e = ref;
   } else {
-    auto opened = open_usable_backend(flags.backend);
-    if (!opened) {
-      std::fprintf(stderr, "vyre-certify run: %s\n", opened.error().message.c_str());
-      return kExitUsage;
-    }
-    const Capabilities& caps = opened->device;
+    const Capabilities& caps = backend->device;
     std::printf("device: %s (driver %s, %s)\n", caps.device_name.c_str(), caps.driver.c_str(),
                 caps.api.c_str());
     if (c.encoding != Encoding::AsEmitted) {
       std::printf("encoding: %s\n", std::string(name_of(c.encoding)).c_str());
     }
-    e = execute_on(*opened->backend, c);
+    e = execute_on(*backend->backend, c);
   }
   if (e.error) {
     std::printf("RUN FAILED: %s\n", e.error->message.c_str());
@@ -325,6 +310,40 @@ int cmd_run(std::span<const std::string> args) {
   std::printf("expectation: FAIL%s%s, the outputs differ:\n%s", how, which.c_str(), diff.c_str());
   std::printf("verdict: %s\n", std::string(certify::name_of(failure->verdict)).c_str());
   return kExitFail;
+}
+
+}  // namespace
+
+std::string_view run_usage() {
+  return kUsage;
+}
+
+int cmd_run(std::span<const std::string> args) {
+  for (const std::string& a : args) {
+    if (a == "--rules") return run_dataflow(args);
+  }
+  RunFlags flags;
+  if (const std::optional<std::string> problem = parse_flags(args, flags)) {
+    return usage_error(*problem);
+  }
+  // Opened once for every file (a Vulkan or OpenCL device takes a while).
+  std::optional<UsableBackend> opened;
+  if (flags.backend.backend != kReference) {
+    auto result = open_usable_backend(flags.backend);
+    if (!result) {
+      std::fprintf(stderr, "vyre-certify run: %s\n", result.error().message.c_str());
+      return kExitUsage;
+    }
+    opened.emplace(std::move(*result));
+  }
+  // The worst outcome: an unreadable file (2) over a failed run (1).
+  int exit_code = kExitOk;
+  for (size_t i = 0; i < flags.files.size(); ++i) {
+    if (i > 0) std::printf("\n");
+    const int one = run_file(flags.files[i], flags, opened ? &*opened : nullptr);
+    if (one == kExitUsage || (one == kExitFail && exit_code == kExitOk)) exit_code = one;
+  }
+  return exit_code;
 }
 
 }  // namespace vyre::cli
