@@ -12,6 +12,7 @@
 
 #include "certify/report/replay_command.h"
 #include "certify/run/certification_run.h"
+#include "certify/run/output_judge.h"
 #include "certify/run/run_clock.h"
 #include "certify/suite/random_program_cases.h"
 #include "spec/support/parallel_for.h"
@@ -34,6 +35,22 @@ std::string text_hash(std::string_view text) {
 
 std::string case_text(const TestCase& tc, std::string_view what) {
   return "# vyre-certify fuzz: " + std::string(what) + " " + tc.name + "\n" + print_case(tc);
+}
+
+/// Differing words listed per buffer in a finding's README: enough to see
+/// the pattern of a wrong result, few enough that the file stays small.
+constexpr size_t kReadmeWordsPerBuffer = 8;
+
+/// What the backend gave in the failing run, against what it should have:
+/// the first differing words of each differing buffer, so that a finding can
+/// be triaged without running it on the device again.
+std::string observed_section(const Failure& f) {
+  if (f.observed.empty()) return "observed: no outputs came back (see the message)\n";
+  const std::string listed = listed_differences(f.expected, f.observed, kReadmeWordsPerBuffer);
+  if (listed.empty())
+    return "observed: no word differs from the expected bytes (see the message)\n";
+  return "observed, against expected (u32 words at word offsets, at most " +
+         std::to_string(kReadmeWordsPerBuffer) + " a buffer):\n" + listed;
 }
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
@@ -82,6 +99,7 @@ bool record_finding(const HuntOptions& o, const CaseResult& r,
   std::string readme = "verdict: " + std::string(name_of(r.verdict)) + "\nmessage: " + r.message +
                        "\ncase: " + r.id + "\n(hunt --seed " + std::to_string(o.seed) + ")\n";
   readme += "variant: " + r.failure->variant + "\n";
+  readme += observed_section(*r.failure);
   if (unrewritten) {
     readme +=
         "A metamorphic variant: unrewritten.vyre is the program it was rewritten from; "
@@ -90,6 +108,7 @@ bool record_finding(const HuntOptions& o, const CaseResult& r,
   readme += "replay:\n  " + replay_command((dir / "original.vyre").string(), o.backend_name) + "\n";
   if (reduced) {
     readme += "  " + replay_command((dir / "reduced.vyre").string(), o.backend_name) + "\n";
+    readme += "reduced keeping: " + r.failure->reduced_symptom + "\n";
   } else {
     readme += "(not reduced: the failure did not repeat)\n";
   }
