@@ -37,18 +37,29 @@ std::string case_text(const TestCase& tc, std::string_view what) {
   return "# vyre-certify fuzz: " + std::string(what) + " " + tc.name + "\n" + print_case(tc);
 }
 
-/// Differing words listed per buffer in a finding's README: enough to see
-/// the pattern of a wrong result, few enough that the file stays small.
+/// Differing words listed per buffer in a finding's README, and lines in
+/// all (a backend may return any number of buffers): enough to see the
+/// pattern of a wrong result, few enough that the file stays small.
 constexpr size_t kReadmeWordsPerBuffer = 8;
+constexpr size_t kReadmeDifferenceLines = 64;
 
 /// What the backend gave in the failing run, against what it should have:
 /// the first differing words of each differing buffer, so that a finding can
 /// be triaged without running it on the device again.
 std::string observed_section(const Failure& f) {
   if (f.observed.empty()) return "observed: no outputs came back (see the message)\n";
-  const std::string listed = listed_differences(f.expected, f.observed, kReadmeWordsPerBuffer);
+  std::string listed = listed_differences(f.expected, f.observed, kReadmeWordsPerBuffer);
   if (listed.empty())
     return "observed: no word differs from the expected bytes (see the message)\n";
+  size_t end = 0;  // Just past the last line kept.
+  for (size_t line = 0; line < kReadmeDifferenceLines && end != std::string::npos; ++line) {
+    end = listed.find('\n', end);
+    if (end != std::string::npos) ++end;
+  }
+  if (end != std::string::npos && end < listed.size()) {
+    listed.resize(end);
+    listed += "  (more differences not listed)\n";
+  }
   return "observed, against expected (u32 words at word offsets, at most " +
          std::to_string(kReadmeWordsPerBuffer) + " a buffer):\n" + listed;
 }
