@@ -141,11 +141,11 @@ int cmd_reduce(std::span<const std::string> args) {
                 flags.limits.runs);
     return kExitFail;
   }
-  std::printf(
-      "verdict on the backend: %s\nsymptom: %s\nreducing while it shows (at most %u checks, %.0f "
-      "s)\n",
-      std::string(certify::name_of(symptom->verdict)).c_str(), certify::describe(*symptom).c_str(),
-      flags.limits.per_failure.max_predicate_calls, flags.limits.per_failure.max_seconds);
+  std::printf("verdict on the backend: %s\n",
+              std::string(certify::name_of(symptom->verdict)).c_str());
+  std::printf("symptom: %s\n", certify::describe(*symptom).c_str());
+  std::printf("reducing while it shows (at most %u checks, %.0f s)\n",
+              flags.limits.per_failure.max_predicate_calls, flags.limits.per_failure.max_seconds);
   std::fflush(stdout);
   const std::optional<certify::ReducedFailure> reduced =
       certify::reduce_failure(backend, start, *symptom, flags.limits);

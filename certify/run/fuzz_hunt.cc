@@ -120,6 +120,8 @@ bool record_finding(const HuntOptions& o, const CaseResult& r,
   if (reduced) {
     readme += "  " + replay_command((dir / "reduced.vyre").string(), o.backend_name) + "\n";
     readme += "reduced keeping: " + r.failure->reduced_symptom + "\n";
+    readme += "reduce further (the hunt's own reduction stops at its cap):\n  " +
+              reduce_command((dir / "reduced.vyre").string(), o.backend_name) + "\n";
   } else {
     readme += "(not reduced: the failure did not repeat)\n";
   }

@@ -167,6 +167,9 @@ TEST_F(FuzzHuntTest, AFindingsReadmeShowsTheWordsTheBackendGave) {
     if (fs::exists(fs::path(f.dir) / "reduced.vyre")) {
       // The reduction keeps every damaged buffer differing, so it can't drift.
       EXPECT_NE(readme.find("reduced keeping: fail: buffer"), std::string::npos) << readme;
+      EXPECT_NE(readme.find("vyre-certify reduce " + f.dir + "/reduced.vyre --backend marking"),
+                std::string::npos)
+          << readme;
       for (const std::string& name : damaged) {
         EXPECT_NE(readme.find(name, readme.find("reduced keeping:")), std::string::npos)
             << name << " in\n"
