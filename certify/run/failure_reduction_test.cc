@@ -3,7 +3,9 @@
 // reported with a reduced repro of a few lines that still fails on it and
 // passes on the reference. And a reduction keeps the failure's symptom: a
 // backend whose wrong store in one buffer turns into a wrong store in
-// another once the first store is deleted is reduced to the first bug.
+// another once the first store is deleted is reduced to the first bug, and
+// a compiler rejecting an op, with a message that changes as the program
+// shrinks, is reduced to a program that still has that op.
 #include "certify/run/failure_reduction.h"
 
 #include <gtest/gtest.h>
@@ -214,6 +216,62 @@ TEST(FailureReduction, AReductionKeepsTheBufferTheFailureIsIn) {
   EXPECT_EQ(symptom_on_backend(backend, reduced->reduced, 1, kSteps), in_hit);
   auto reference = make_reference_backend({});
   EXPECT_EQ(verdict_on_backend(*reference, reduced->reduced, 1, kSteps), Verdict::Pass);
+}
+
+/// A driver whose compiler has two bugs: it rejects a program that
+/// multiplies, naming the op and the number of statements (which changes as
+/// the program shrinks), and every other program with another message.
+class TwoCompileBugsBackend : public Backend {
+ public:
+  std::string name() const override { return "two-compile-bugs"; }
+  Capabilities probe() override { return inner_->probe(); }
+  CompileOutcome compile(const Program& program) override {
+    if (multiplies(program)) {
+      return {Status::CompileError,
+              "the driver rejected op mul (statement " +
+                  std::to_string(edit::statement_count(program.entry)) + ")\nfull log follows",
+              nullptr};
+    }
+    return {Status::CompileError, "the driver ran out of registers", nullptr};
+  }
+  /// Never reached: nothing compiles.
+  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet&, const Grid&) override {
+    DispatchOutcome out;
+    out.status = Status::Error;
+    out.message = "nothing compiled";
+    return out;
+  }
+
+ private:
+  std::unique_ptr<Backend> inner_ = make_reference_backend({});
+};
+
+TEST(FailureReduction, AReductionOfACompileErrorKeepsItsMessage) {
+  TwoCompileBugsBackend backend;
+  const TestCase failing = two_buffer_case();
+  const FailureSymptom rejected_mul{
+      Verdict::CompileError, {}, "the driver rejected op mul (statement #)"};
+  ASSERT_EQ(symptom_on_backend(backend, failing, 1, kSteps), rejected_mul);
+
+  // What the verdict alone would keep: the multiplication goes, and the
+  // reduced case shows the other bug.
+  const TestCase drifted = reduce(failing, [&](const TestCase& c) {
+    return verdict_on_backend(backend, c, 1, kSteps) == Verdict::CompileError;
+  });
+  EXPECT_FALSE(multiplies(drifted.program)) << print_case(drifted);
+
+  ReductionLimits limits;
+  limits.runs = 1;
+  const std::optional<ReducedFailure> reduced =
+      reduce_failure(backend, failing, rejected_mul, limits);
+  ASSERT_TRUE(reduced.has_value());
+  EXPECT_TRUE(multiplies(reduced->reduced.program)) << print_case(reduced->reduced);
+  // The statement count in the message is masked, so statements do go.
+  EXPECT_LT(edit::statement_count(reduced->reduced.program.entry),
+            edit::statement_count(failing.program.entry))
+      << print_case(reduced->reduced);
+  EXPECT_EQ(symptom_on_backend(backend, reduced->reduced, 1, kSteps), rejected_mul);
+  EXPECT_EQ(describe(reduced->symptom), "compile error: the driver rejected op mul (statement #)");
 }
 
 TEST(FailureReduction, AReportedFailureSaysWhichSymptomItsReductionKept) {
