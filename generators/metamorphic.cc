@@ -152,8 +152,9 @@ std::optional<TestCase> dead_code(const TestCase& c, Prng& rng) {
 
 std::optional<TestCase> identity(const TestCase& c, Prng& rng) {
   std::vector<size_t> sites;
-  for (size_t i = 0; i < edit::expression_count(c.program.entry); ++i) {
-    if (edit::expression_at(c.program.entry, i).u32_position) sites.push_back(i);
+  const std::vector<edit::ExprSite> all = edit::expression_sites(c.program.entry);
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].u32_position) sites.push_back(i);
   }
   if (sites.empty()) return std::nullopt;
   const uint32_t k = rng.next_u32();
@@ -195,8 +196,9 @@ std::optional<TestCase> outline(const TestCase& c, Prng& rng) {
   for (size_t s = 0; s < edit::statement_count(c.program.entry); ++s) {
     const Body own = {without_bodies(edit::statement_at(c.program.entry, s))};
     const bool pure = !edit::has_atomic(own[0]);
-    for (size_t i = 0; i < edit::expression_count(own); ++i) {
-      if (pure || edit::expression_at(own, i).evaluated_first) sites.push_back({s, i});
+    const std::vector<edit::ExprSite> all = edit::expression_sites(own);
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (pure || all[i].evaluated_first) sites.push_back({s, i});
     }
   }
   if (sites.empty()) return std::nullopt;

@@ -40,28 +40,64 @@ std::vector<const Body*> bodies(const Node& n) {
   return out;
 }
 
+/// Calls f(operand) on each direct operand of `e`, in evaluation order, until
+/// f returns true; whether one did. Unlike operands(), copies no pointer: the
+/// walks below visit every expression of a program, for each candidate site.
+template <typename F>
+bool any_operand(const Expr& e, F&& f) {
+  if (const auto* x = e.as<expr::Load>()) return f(x->index);
+  if (const auto* x = e.as<expr::Binary>()) return f(x->left) || f(x->right);
+  if (const auto* x = e.as<expr::Unary>()) return f(x->operand);
+  if (const auto* x = e.as<expr::Call>()) {
+    for (const ExprPtr& a : x->args) {
+      if (f(a)) return true;
+    }
+    return false;
+  }
+  if (const auto* x = e.as<expr::Select>()) return f(x->cond) || f(x->if_true) || f(x->if_false);
+  if (const auto* x = e.as<expr::Cast>()) return f(x->value);
+  if (const auto* x = e.as<expr::Atomic>()) {
+    return f(x->index) || (x->expected && f(x->expected)) || f(x->value);
+  }
+  return false;
+}
+
 size_t expr_size(const ExprPtr& e) {
   if (!e) return 0;
   size_t n = 1;
-  for (const ExprPtr& o : operands(*e)) n += expr_size(o);
+  any_operand(*e, [&](const ExprPtr& o) {
+    n += expr_size(o);
+    return false;
+  });
   return n;
 }
 
-/// Finds the expression `target` below `e` (counting `e` as `counter`).
-bool find_expr(const ExprPtr& e, bool u32_position, size_t& counter, size_t target, ExprSite& out,
-               bool first) {
+/// Visits `e` and the expressions below it in preorder, each as a site, until
+/// visit(site) returns true; whether it did.
+template <typename Visit>
+bool visit_exprs(const ExprPtr& e, bool u32_position, bool first, Visit& visit) {
   if (!e) return false;
-  if (counter++ == target) {
-    out = {e, u32_position, first};
-    return true;
-  }
+  if (visit(ExprSite{e, u32_position, first})) return true;
   const Expr& x = *e;
   // Operators, calls, atomics and indices take U32 operands; Select arms and
   // casts do not constrain them.
   const bool operands_u32 = x.as<expr::Binary>() || x.as<expr::Unary>() || x.as<expr::Call>() ||
                             x.as<expr::Atomic>() || x.as<expr::Load>();
-  for (const ExprPtr& o : operands(x)) {
-    if (find_expr(o, operands_u32, counter, target, out, false)) return true;
+  return any_operand(x,
+                     [&](const ExprPtr& o) { return visit_exprs(o, operands_u32, false, visit); });
+}
+
+/// Visits every expression of `body` in the numbering's (pre)order.
+template <typename Visit>
+bool visit_body_exprs(const Body& body, Visit& visit) {
+  for (const Node& n : body) {
+    const auto exprs = own_exprs(n);
+    for (size_t slot = 0; slot < exprs.size(); ++slot) {
+      if (visit_exprs(*exprs[slot], u32_slot(n, slot), slot == 0, visit)) return true;
+    }
+    for (const Body* b : bodies(n)) {
+      if (visit_body_exprs(*b, visit)) return true;
+    }
   }
   return false;
 }
@@ -153,19 +189,6 @@ bool expression_walk(Body& body, size_t& counter, size_t target,
   return false;
 }
 
-bool expression_find(const Body& body, size_t& counter, size_t target, ExprSite& out) {
-  for (const Node& n : body) {
-    const auto exprs = own_exprs(n);
-    for (size_t slot = 0; slot < exprs.size(); ++slot) {
-      if (find_expr(*exprs[slot], u32_slot(n, slot), counter, target, out, slot == 0)) return true;
-    }
-    for (const Body* b : bodies(n)) {
-      if (expression_find(*b, counter, target, out)) return true;
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 size_t statement_count(const Body& body) {
@@ -202,7 +225,22 @@ size_t expression_count(const Body& body) {
 ExprSite expression_at(const Body& body, size_t index) {
   ExprSite out;
   size_t counter = 0;
-  expression_find(body, counter, index, out);
+  auto visit = [&](const ExprSite& site) {
+    if (counter++ != index) return false;
+    out = site;
+    return true;
+  };
+  visit_body_exprs(body, visit);
+  return out;
+}
+
+std::vector<ExprSite> expression_sites(const Body& body) {
+  std::vector<ExprSite> out;
+  auto visit = [&](const ExprSite& site) {
+    out.push_back(site);
+    return false;
+  };
+  visit_body_exprs(body, visit);
   return out;
 }
 

@@ -34,6 +34,9 @@ struct ExprSite {
 size_t expression_count(const Body& body);
 /// The expression at preorder index `index`, with its position facts.
 ExprSite expression_at(const Body& body, size_t index);
+/// Every expression, indexed as expression_at numbers them, in one walk: a
+/// caller that looks at all of them is linear, not quadratic, in their count.
+std::vector<ExprSite> expression_sites(const Body& body);
 /// `body` with the expression at preorder index `index` replaced by `replace(old)`.
 Body replace_expression(const Body& body, size_t index,
                         const std::function<ExprPtr(const ExprPtr&)>& replace);

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config clang clang-format git
+  build-essential cmake ninja-build pkg-config clang clang-format git lld
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   spirv-tools spirv-headers spirv-cross libspirv-cross-c-shared-dev glslang-dev glslang-tools
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev

@@ -88,7 +88,8 @@ TEST(FrameIo, SilentWriterTimesOut) {
       failure_of(read_frame(pipe.read_end(), deadline_in(milliseconds(200)), 64));
   EXPECT_EQ(failure.kind, ChannelFailure::Kind::TimedOut);
   EXPECT_GE(Clock::now() - start, milliseconds(200));
-  EXPECT_LT(Clock::now() - start, milliseconds(2000));
+  // It comes back (a generous bound: the timeout, not the clock, is the subject).
+  EXPECT_LT(Clock::now() - start, milliseconds(30000));
 }
 
 TEST(FrameIo, ClosedWriterIsClosed) {
@@ -147,7 +148,7 @@ TEST(FrameIo, WriterTimesOutWhenNobodyReads) {
                              deadline_in(milliseconds(200)));
   ASSERT_TRUE(failure);
   EXPECT_EQ(failure->kind, ChannelFailure::Kind::TimedOut);
-  EXPECT_LT(Clock::now() - start, milliseconds(2000));
+  EXPECT_LT(Clock::now() - start, milliseconds(30000));  // It comes back.
 }
 
 // A handler without SA_RESTART makes poll() and read() fail with EINTR.

