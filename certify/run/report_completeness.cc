@@ -1,8 +1,11 @@
 #include "certify/run/report_completeness.h"
 
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "certify/report/selection_digest.h"
@@ -33,6 +36,23 @@ std::string what_was_selected(const nlohmann::json& report) {
          (filter.empty() ? std::string() : ", filter `" + filter + "`");
 }
 
+/// The catalogue of `seed` up to `level`, kept for the last pair asked: a
+/// verify of several reports of one run (samples, shards) builds it once,
+/// and building it (L5's programs screened by the reference) is most of a
+/// verify's time.
+std::shared_ptr<const std::vector<SuiteCase>> catalogue_of(uint64_t seed, Level level) {
+  static std::mutex mutex;
+  static std::tuple<uint64_t, Level> built_for;
+  static std::shared_ptr<const std::vector<SuiteCase>> built;
+  std::lock_guard lock(mutex);
+  if (!built || built_for != std::tuple{seed, level}) {
+    built = std::make_shared<const std::vector<SuiteCase>>(
+        build_catalog({.seed = seed, .up_to = level}));
+    built_for = {seed, level};
+  }
+  return built;
+}
+
 }  // namespace
 
 Result<ReportScope> check_completeness(const nlohmann::json& report,
@@ -52,8 +72,9 @@ Result<ReportScope> check_completeness(const nlohmann::json& report,
   selection.level = *level_named(report["requested_level"].get<std::string>());
   selection.seed = report["seed"].get<uint64_t>();
   selection.filter = report["filter"].get<std::string>();
-  const std::vector<SuiteCase> catalog =
-      build_catalog({.seed = selection.seed, .up_to = selection.level});
+  const std::shared_ptr<const std::vector<SuiteCase>> built =
+      catalogue_of(selection.seed, selection.level);
+  const std::vector<SuiteCase>& catalog = *built;
   std::map<std::string, const SuiteCase*> selected;
   for (const SuiteCase* c : select_cases(catalog, selection)) selected.emplace(c->id, c);
 
