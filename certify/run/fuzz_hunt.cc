@@ -123,7 +123,7 @@ bool record_finding(const HuntOptions& o, const CaseResult& r,
     readme += "reduce further (the hunt's own reduction stops at its cap):\n  " +
               reduce_command((dir / "reduced.vyre").string(), o.backend_name) + "\n";
   } else {
-    readme += "(not reduced: the failure did not repeat)\n";
+    readme += "(not reduced: the message says why)\n";
   }
   write_text(dir / "README.txt", readme);
   return true;
@@ -166,6 +166,7 @@ HuntResult hunt(Backend& backend, const HuntOptions& o) {
   run.seed = o.seed;
   run.progress = false;
   run.reopen_backend = o.reopen_backend;
+  run.reduction_seconds = o.reduction_seconds;
   const std::filesystem::path scratch = std::filesystem::path(o.out_dir) / ".batch";
   const auto elapsed = [&] { return static_cast<double>(clock.elapsed_us()) / 1e6; };
   uint32_t batch = kFirstBatch;
