@@ -28,9 +28,9 @@ size_t lines(const std::string& text) {
 Program with_arithmetic_shr(const Program& p) {
   Program out = p;
   // Last to first, so the shifts a replacement adds are never revisited.
-  for (size_t i = edit::expression_count(out.entry); i-- > 0;) {
-    const ExprPtr e = edit::expression_at(out.entry, i).expr;
-    const auto* b = e->as<expr::Binary>();
+  const std::vector<edit::ExprSite> sites = edit::expression_sites(out.entry);
+  for (size_t i = sites.size(); i-- > 0;) {
+    const auto* b = sites[i].expr->as<expr::Binary>();
     if (b == nullptr || b->op != BinOp::Shr) continue;
     out.entry = edit::replace_expression(out.entry, i, [](const ExprPtr& old) {
       const auto* x = old->as<expr::Binary>();
@@ -59,10 +59,9 @@ std::optional<reference::RunResult> conforming_run(const Program& p, const TestC
 
 /// Conforming on the reference and different on the "backend".
 bool shr_bug_shows(const TestCase& c) {
-  for (size_t i = 0; i < edit::expression_count(c.program.entry); ++i) {
-    const ExprPtr e = edit::expression_at(c.program.entry, i).expr;
-    const auto* b = e->as<expr::Binary>();
-    if (b != nullptr && b->op == BinOp::Shr && edit::has_atomic(e)) return false;
+  for (const edit::ExprSite& site : edit::expression_sites(c.program.entry)) {
+    const auto* b = site.expr->as<expr::Binary>();
+    if (b != nullptr && b->op == BinOp::Shr && edit::has_atomic(site.expr)) return false;
   }
   const auto good = conforming_run(c.program, c);
   if (!good) return false;
@@ -94,8 +93,8 @@ TEST(Reducer, SeededShiftBugReducesToAFewLines) {
 /// A structural predicate: a Shr whose left operand is a literal with the
 /// sign bit set, in a valid program.
 bool has_shr_of_negative_literal(const TestCase& c) {
-  for (size_t i = 0; i < edit::expression_count(c.program.entry); ++i) {
-    const auto* b = edit::expression_at(c.program.entry, i).expr->as<expr::Binary>();
+  for (const edit::ExprSite& site : edit::expression_sites(c.program.entry)) {
+    const auto* b = site.expr->as<expr::Binary>();
     if (b == nullptr || b->op != BinOp::Shr) continue;
     const auto* lit = b->left->as<expr::LitU32>();
     if (lit != nullptr && lit->value >= 0x80000000u) return true;

@@ -27,8 +27,8 @@ namespace vyre::certify {
 namespace {
 
 bool multiplies(const Program& p) {
-  for (size_t i = 0; i < edit::expression_count(p.entry); ++i) {
-    const auto* b = edit::expression_at(p.entry, i).expr->as<expr::Binary>();
+  for (const edit::ExprSite& site : edit::expression_sites(p.entry)) {
+    const auto* b = site.expr->as<expr::Binary>();
     if (b != nullptr && b->op == BinOp::Mul) return true;
   }
   return false;
