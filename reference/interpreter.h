@@ -50,8 +50,10 @@ struct RunOptions {
   /// speed.
   bool checks = true;
   /// With checks, a program with atomics that ran conforming runs again under
-  /// this many other schedules, and any difference in its outputs is a
-  /// schedule-dependence violation (reference/exec/schedule_probe.h).
+  /// this many other lockstep schedules, plus one solo schedule when a
+  /// workgroup has more than one invocation (none when 0), and any difference
+  /// in its outputs is a schedule-dependence violation
+  /// (reference/exec/schedule_probe.h).
   uint32_t schedule_probes = 4;
   /// Whether two runs' outputs are the same result, for the probes; empty:
   /// byte for byte. A program whose outputs are judged in a canonical form
