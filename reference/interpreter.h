@@ -29,9 +29,18 @@ struct Schedule {
   /// concurrently (a program with a workgroup buffer still runs one at a time:
   /// the interpreter keeps one copy of workgroup memory).
   enum class Grouping : uint8_t { Default, Apart, Together };
+  /// How the invocations of a batch advance between barriers. Lockstep: all
+  /// lanes do one IR node before any does the next. Solo: every stretch of
+  /// statements without a barrier is run by one invocation at a time, each
+  /// to the stretch's end (its next barrier, its return or its end) before
+  /// the next starts, in the kind's lane order, as on a GPU where invocations
+  /// of one workgroup do not run in step (unchecked runs only, like Together;
+  /// reference/README.md says what it covers).
+  enum class Stepping : uint8_t { Lockstep, Solo };
   Kind kind = Kind::Canonical;
   uint64_t seed = 0;  ///< Used by Random.
   Grouping grouping = Grouping::Default;
+  Stepping stepping = Stepping::Lockstep;
 };
 
 /// Knobs of one run.
@@ -41,8 +50,10 @@ struct RunOptions {
   /// speed.
   bool checks = true;
   /// With checks, a program with atomics that ran conforming runs again under
-  /// this many other schedules, and any difference in its outputs is a
-  /// schedule-dependence violation (reference/exec/schedule_probe.h).
+  /// this many other lockstep schedules, plus one solo schedule when a
+  /// workgroup has more than one invocation (none when 0), and any difference
+  /// in its outputs is a schedule-dependence violation
+  /// (reference/exec/schedule_probe.h).
   uint32_t schedule_probes = 4;
   /// Whether two runs' outputs are the same result, for the probes; empty:
   /// byte for byte. A program whose outputs are judged in a canonical form
@@ -98,6 +109,8 @@ struct RunResult {
   /// Lane-operations executed: node executions x active lanes (literal,
   /// variable and id reads included; reference/README.md).
   uint64_t lane_ops = 0;
+  /// Step-budget steps the run spent (RunOptions::step_budget).
+  uint64_t steps = 0;
   bool conforming() const { return violations.empty(); }
   /// How many violations of `kind` the run reported.
   size_t count(Violation::Kind kind) const {

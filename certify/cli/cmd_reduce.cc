@@ -5,8 +5,9 @@
 // own reductions stop at 400 backend checks and 20 seconds, which a large
 // program (or a slow driver) outgrows. Each candidate must stay valid,
 // conforming on the reference (no race, divergent barrier or schedule
-// dependence) and give the same verdict on the backend; the reduced case's
-// expectation is the reference's bytes.
+// dependence) and show the same symptom on the backend (the same verdict
+// and differing buffers, or the same stable message: failure_symptom.h);
+// the reduced case's expectation is the reference's bytes.
 // Exit codes: 0 reduced and written; 1 the case does not fail on the backend
 // (nothing to reduce), or the reference rejects it; 2 bad usage, an
 // unreadable or unparsable file, an unwritable OUT or no usable backend.
@@ -27,9 +28,10 @@ const std::string kUsage =
     "vyre-certify reduce CASE.vyre --backend NAME [--device D] [--timeout-ms MS]\n"
     "                    [--checks N] [--seconds S] [--runs N] [-o OUT] [--in-process]\n"
     "  Shrinks a case that fails on the backend (a repro of a certification or fuzz failure,\n"
-    "  or your own) while it stays valid, conforming on the reference and gives the same\n"
-    "  verdict, and writes the reduced case to OUT (default: CASE with .reduced.vyre for\n"
-    "  .vyre), its expectation the reference's bytes. NAME is a built-in backend (" +
+    "  or your own) while it stays valid, conforming on the reference and shows the same\n"
+    "  symptom (verdict, and the same differing output buffers or the same error), and\n"
+    "  writes the reduced case to OUT (default: CASE with .reduced.vyre for .vyre), its\n"
+    "  expectation the reference's bytes. NAME is a built-in backend (" +
     built_in_backend_list("reference") +
     ") or a plugin path.\n"
     "  --checks N: most backend checks (default 5000); --seconds S: most seconds (default\n"
@@ -125,28 +127,31 @@ int cmd_reduce(std::span<const std::string> args) {
               caps.api.c_str());
   Backend& backend = *opened->backend;
   const TestCase& start = *parsed;
-  const std::optional<certify::Verdict> verdict =
-      certify::verdict_on_backend(backend, start, flags.limits.runs, flags.limits.step_budget);
-  if (!verdict) {
+  const std::optional<certify::FailureSymptom> symptom =
+      certify::symptom_on_backend(backend, start, flags.limits.runs, flags.limits.step_budget);
+  if (!symptom) {
     std::printf(
         "the reference rejects the case, finds it non-conforming or runs past %llu steps "
         "(`vyre-certify run %s` says which): no reduction can be judged\n",
         static_cast<unsigned long long>(flags.limits.step_budget), flags.file.c_str());
     return kExitFail;
   }
-  if (*verdict == certify::Verdict::Pass) {
+  if (symptom->verdict == certify::Verdict::Pass) {
     std::printf("the case passes on the backend in %u attempt(s): nothing to reduce\n",
                 flags.limits.runs);
     return kExitFail;
   }
-  std::printf("verdict on the backend: %s; reducing (at most %u checks, %.0f s)\n",
-              std::string(certify::name_of(*verdict)).c_str(),
+  std::printf("verdict on the backend: %s\n",
+              std::string(certify::name_of(symptom->verdict)).c_str());
+  std::printf("symptom: %s\n", certify::describe(*symptom).c_str());
+  std::printf("reducing while it shows (at most %u checks, %.0f s)\n",
               flags.limits.per_failure.max_predicate_calls, flags.limits.per_failure.max_seconds);
   std::fflush(stdout);
   const std::optional<certify::ReducedFailure> reduced =
-      certify::reduce_failure(backend, start, *verdict, flags.limits);
+      certify::reduce_failure(backend, start, *symptom, flags.limits);
   if (!reduced) {
-    std::printf("the failure did not show again: it is flaky; try --runs with more attempts\n");
+    std::printf(
+        "the symptom did not show again: the failure is flaky; try --runs with more attempts\n");
     return kExitFail;
   }
   const std::string out_text = print_case(reduced->reduced);
@@ -155,9 +160,10 @@ int cmd_reduce(std::span<const std::string> args) {
     return kExitUsage;
   }
   std::printf("%s", out_text.c_str());
-  std::printf("reduced in %u backend checks (%u steps kept)%s; written to %s\n",
+  std::printf("reduced in %u backend checks (%u steps kept)%s, keeping %s; written to %s\n",
               reduced->stats.predicate_calls, reduced->stats.accepted_steps,
-              reduced->stats.capped ? ", stopped at its cap" : "", flags.out.c_str());
+              reduced->stats.capped ? ", stopped at its cap" : "",
+              certify::describe(reduced->symptom).c_str(), flags.out.c_str());
   std::printf("replay: vyre-certify run %s --backend %s\n", flags.out.c_str(),
               flags.backend.backend.c_str());
   return kExitOk;

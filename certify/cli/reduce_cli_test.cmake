@@ -1,6 +1,6 @@
 # The `reduce` command end to end: a case that fails on the seeded example
 # plugin (it drops the grid's z axis) is reduced to fewer statements that
-# still fail there and pass on the reference; a passing case and bad usage
+# still fail there, in the same buffers, and pass on the reference; a passing case and bad usage
 # are refused. CTest runs it as: cmake -DCLI=... -DPLUGIN=... -DDATA=...
 # -DOUT_DIR=... -P this.
 
@@ -11,6 +11,11 @@ set(reduced ${OUT_DIR}/drops_z.reduced.vyre)
 
 run_cli(0 out err reduce ${DATA}/drops_z.vyre --backend ${PLUGIN} --seconds 60 -o ${reduced})
 expect_contains("${out}" "verdict on the backend: fail" "the seeded bug shows")
+# The second workgroup along z stores to both buffers: both differ, and the
+# reduction keeps both differing (it may not drift to a failure of one).
+expect_contains("${out}" "symptom: fail: buffers `out`, `scratch` differ" "the symptom shown")
+expect_contains("${out}" "keeping fail: buffers `out`, `scratch` differ; written to"
+                "the symptom kept")
 expect_contains("${out}" "written to ${reduced}" "the reduced case is written")
 file(READ ${DATA}/drops_z.vyre original_text)
 file(READ ${reduced} reduced_text)

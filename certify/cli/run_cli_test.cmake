@@ -50,6 +50,10 @@ expect_contains("${out}${err}" "schedule dependence: the outputs depend on the s
 expect_contains("${out}${err}" "differ between the canonical and the reversed schedule" "schedule")
 run_cli(1 out err run schedule_dependent.vyre --schedule reversed)
 expect_contains("${out}${err}" "differ between the reversed and the canonical (workgroups together) schedule" "schedule")
+# Two invocations of one workgroup lose an update only in lockstep: the solo
+# probe runs them one after the other (reports/driver-bugs/UNTRIAGED.md).
+run_cli(1 out err run lost_update_in_workgroup.vyre)
+expect_contains("${out}${err}" "differ between the canonical and the canonical (invocations out of step) schedule (c[0] 0x00000001 vs 0x00000002)" "lost update")
 run_cli(0 out err run atomic_total_after_barrier.vyre --schedule random:7)
 expect_contains("${out}${err}" "violations: none" "order-free atomics")
 expect_contains("${out}${err}" "expectation: PASS" "order-free atomics")

@@ -14,6 +14,10 @@ namespace vyre::certify {
 /// `vyre-certify run REPRO --backend BACKEND`: replays a repro case file.
 std::string replay_command(std::string_view repro, std::string_view backend);
 
+/// `vyre-certify reduce REPRO --backend BACKEND`: reduces a repro further
+/// than a run's own reduction, which stops at its cap.
+std::string reduce_command(std::string_view repro, std::string_view backend);
+
 /// `vyre-certify --backend BACKEND --level L --seed S --filter ID`: reruns one
 /// case that has no case file (the dataflow engine, or past the text format's
 /// limit); the same seed and filter rebuild exactly that case.

@@ -58,6 +58,9 @@ struct Failure {
   /// The repro reduced automatically (cases that opt in: L5), still failing
   /// the same way; empty if none.
   std::string reduced_repro;
+  /// The symptom the reduction kept (failure_symptom.h's describe: "fail:
+  /// buffer `out` differs"); empty where nothing was reduced.
+  std::string reduced_symptom;
   /// For a metamorphic variant: the original program it was rewritten from,
   /// as a repro expecting the same bytes; empty otherwise.
   std::string original_repro;

@@ -181,7 +181,10 @@ std::string failure_details(const Report& r, const CaseResult& c) {
   if (f.repro.starts_with("repro/")) out += " (case file " + link(f.repro, f.repro) + ")";
   out += ":</p>\n" + element("pre", replay_or_rerun(r, c, f.repro));
   if (!f.reduced_repro.empty()) {
-    out += "<p>Reduced:</p>\n" + element("pre", replay_or_rerun(r, c, f.reduced_repro));
+    const std::string keeping =
+        f.reduced_symptom.empty() ? "" : ", keeping " + html_text(f.reduced_symptom);
+    out +=
+        "<p>Reduced" + keeping + ":</p>\n" + element("pre", replay_or_rerun(r, c, f.reduced_repro));
   }
   if (!f.original_repro.empty()) {
     out += "<p>Original program (the variant must give its bytes):</p>\n" +

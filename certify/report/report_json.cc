@@ -43,6 +43,7 @@ nlohmann::json failure_to_json(const Failure& f) {
   // Written only where there is one, so reports of levels that never reduce
   // keep schema 1's shape.
   if (!f.reduced_repro.empty()) j["reduced_repro"] = f.reduced_repro;
+  if (!f.reduced_symptom.empty()) j["reduced_symptom"] = f.reduced_symptom;
   if (!f.original_repro.empty()) j["original_repro"] = f.original_repro;
   if (f.first_difference) {
     const FirstDifference& d = *f.first_difference;

@@ -259,6 +259,7 @@ Report l5_report() {
   c.failure = Failure{};
   c.failure->repro = "repro/L5_random_000000_identity.vyre";
   c.failure->reduced_repro = "repro/L5_random_000000_identity_reduced.vyre";
+  c.failure->reduced_symptom = "fail: buffer `out` differs";
   c.failure->original_repro = "repro/L5_random_000000_identity_original.vyre";
   r.cases.push_back(c);
   RandomProgramSummary s;
@@ -289,6 +290,10 @@ TEST(VerifyReport, AcceptsL5MembersAndRejectsThemMistyped) {
   nlohmann::json reduced = j;
   reduced["cases"][1]["failure"]["reduced_repro"] = 3;
   expect_rejected(with_certificate(reduced), "/cases/1/failure/reduced_repro: expected a string");
+  ASSERT_EQ(j["cases"][1]["failure"]["reduced_symptom"], "fail: buffer `out` differs");
+  nlohmann::json symptom = j;
+  symptom["cases"][1]["failure"]["reduced_symptom"] = 3;
+  expect_rejected(with_certificate(symptom), "/cases/1/failure/reduced_symptom: expected a string");
   nlohmann::json extra = j;
   extra["random_programs"]["coverage"]["categories"][0]["waived"] = 1;
   expect_rejected(with_certificate(extra), "waived: not a member schema 1 defines");

@@ -155,6 +155,9 @@ std::string report_markdown(const Report& r) {
     }
     if (!f.reduced_repro.empty()) {
       out << "- reduced: " << markdown_text(replay_command(f.reduced_repro, r.backend)) << "\n";
+      if (!f.reduced_symptom.empty()) {
+        out << "- reduced keeping: " << markdown_text(f.reduced_symptom) << "\n";
+      }
     }
     if (!f.original_repro.empty()) {
       out << "- original program (the variant must give its bytes): "

@@ -83,6 +83,7 @@ Result<Failure> failure_from_json(const nlohmann::json& j, const std::string& at
   f.detail = j["detail"].get<std::string>();
   f.repro = j["repro"].get<std::string>();
   f.reduced_repro = j.value("reduced_repro", "");
+  f.reduced_symptom = j.value("reduced_symptom", "");
   f.original_repro = j.value("original_repro", "");
   for (auto [name, set] : {std::pair{"inputs", &f.inputs}, std::pair{"expected", &f.expected},
                            std::pair{"observed", &f.observed}}) {

@@ -61,6 +61,7 @@ Report report_to_read_back() {
   f.observed = {{"out", {0xab, 0xcd}}};
   f.repro = "repro/L5_b.vyre";
   f.reduced_repro = "repro/L5_b_reduced.vyre";
+  f.reduced_symptom = "fail: buffer `out` differs";
   f.first_difference = FirstDifference{"out", 0, 0, 0xcdab};
   fail.failure = f;
   r.cases = {pass, fail};
@@ -106,6 +107,7 @@ TEST(ReportRead, RoundTripsWhatWriteReportsWrote) {
   EXPECT_EQ(f.observed, written.cases[1].failure->observed);
   EXPECT_EQ(f.expected.at("out").size(), 5000u);  // its stated size, the cut part zero
   EXPECT_EQ(f.reduced_repro, "repro/L5_b_reduced.vyre");
+  EXPECT_EQ(f.reduced_symptom, "fail: buffer `out` differs");
   EXPECT_EQ(f.original_repro, "");
   ASSERT_TRUE(f.first_difference.has_value());
   EXPECT_EQ(f.first_difference->observed, 0xcdabu);

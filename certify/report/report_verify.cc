@@ -48,6 +48,7 @@ constexpr Field kFailureFields[] = {
     {"observed", Type::HexBuffers},
     {"repro", Type::String},
     {"reduced_repro", Type::String, true},
+    {"reduced_symptom", Type::String, true},
     {"original_repro", Type::String, true},
     {"first_difference", Type::Object, true, kFirstDifferenceFields}};
 constexpr Field kCaseTimingFields[] = {{"compile", Type::Unsigned},

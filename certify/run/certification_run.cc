@@ -174,11 +174,12 @@ class RunBackends {
   const std::function<Result<std::unique_ptr<Backend>>()> reopen_;
 };
 
-/// The run's reduction time (kRunReductionSeconds), shared by the lanes: past
+/// The run's reduction time (CertifyOptions::reduction_seconds), shared by the lanes: past
 /// it, failures are reported unreduced, saying so.
 class ReductionBudget {
  public:
-  explicit ReductionBudget(const CertifyOptions& options) : out_dir_(options.out_dir) {
+  explicit ReductionBudget(const CertifyOptions& options)
+      : out_dir_(options.out_dir), seconds_(options.reduction_seconds) {
     limits_.runs = std::min<uint32_t>(options.runs, limits_.runs);
   }
 
@@ -187,7 +188,7 @@ class ReductionBudget {
     double left = 0;
     {
       std::lock_guard lock(mutex_);
-      left = kRunReductionSeconds - spent_seconds_;
+      left = seconds_ - spent_seconds_;
     }
     if (left <= 0) {
       r.message += " [not reduced: the run's reduction time is spent]";
@@ -205,6 +206,7 @@ class ReductionBudget {
 
  private:
   const std::string out_dir_;
+  const double seconds_;
   ReductionLimits limits_;
   std::mutex mutex_;
   double spent_seconds_ = 0;

@@ -25,6 +25,11 @@
 namespace vyre::certify {
 
 /// Options of `vyre-certify --backend NAME ...`.
+/// Seconds all reductions of one run may take together; past it failures
+/// are reported unreduced (saying so), so a backend failing every random
+/// program still finishes.
+inline constexpr double kRunReductionSeconds = 300.0;
+
 struct CertifyOptions {
   std::string backend;
   Level level = kDefaultLevel;
@@ -64,6 +69,9 @@ struct CertifyOptions {
   /// (compile_cases_ahead; a fuzz hunt's block): the run takes them instead
   /// of compiling again. Null: the run compiles everything itself.
   CompiledAhead* compiled_ahead = nullptr;
+  /// Seconds all reductions of the run may take together (default
+  /// kRunReductionSeconds); a test of what happens around reduction gives less.
+  double reduction_seconds = kRunReductionSeconds;
 };
 
 /// How the cases of a run on `backend` (on `device`) are run: `options`'
@@ -93,11 +101,6 @@ std::vector<const SuiteCase*> select_cases(const std::vector<SuiteCase>& cases,
 Report run_certification(Backend& backend, const Capabilities& device,
                          const std::vector<const SuiteCase*>& chosen, const CertifyOptions& options,
                          const RandomProgramTally& random_tally = {});
-
-/// Seconds all reductions of one run may take together; past it failures
-/// are reported unreduced (saying so), so a backend failing every random
-/// program still finishes.
-inline constexpr double kRunReductionSeconds = 300.0;
 
 /// The phase holding the run's time that no other phase measured: the
 /// runner's own work (comparing and sorting outputs, repro files, judging).

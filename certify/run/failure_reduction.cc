@@ -21,13 +21,15 @@ std::optional<BufferSet> reference_outputs(const TestCase& tc, uint64_t step_bud
 
 }  // namespace
 
-std::optional<Verdict> verdict_on_backend(Backend& backend, const TestCase& tc, uint32_t runs,
-                                          uint64_t step_budget) {
+std::optional<FailureSymptom> symptom_on_backend(Backend& backend, const TestCase& tc,
+                                                 uint32_t runs, uint64_t step_budget) {
   std::optional<BufferSet> expected = reference_outputs(tc, step_budget);
   if (!expected) return std::nullopt;
   CompileOutcome compiled = backend.compile_encoded(tc.program, tc.encoding);
-  if (compiled.status != Status::Ok) return verdict_of(compiled.status);
-  if (!compiled.program) return Verdict::BadOutput;
+  if (compiled.status != Status::Ok) {
+    return status_symptom(verdict_of(compiled.status), compiled.message);
+  }
+  if (!compiled.program) return status_symptom(Verdict::BadOutput, "compile returned no program");
   // Judged byte for byte against the reference's outputs, each attempt
   // dispatched as the failure was (one dispatch, or the recorded batch).
   TestCase judged = tc;
@@ -35,18 +37,33 @@ std::optional<Verdict> verdict_on_backend(Backend& backend, const TestCase& tc, 
   judged.comparison = Comparison::Bytes;
   for (uint32_t attempt = 0; attempt < runs; ++attempt) {
     const ReplayOutcome out = replay_dispatch(backend, *compiled.program, judged);
-    if (auto failure = first_failing_run(judged, out)) return failure->verdict;
+    const std::optional<RunFailure> failure = first_failing_run(judged, out);
+    if (!failure) continue;
+    // A run ended by a status returned no outputs to compare.
+    if (out.status != Status::Ok) return status_symptom(failure->verdict, out.message);
+    return output_symptom(failure->verdict, *judged.expected, failure->outputs);
   }
-  return Verdict::Pass;
+  return FailureSymptom{};
+}
+
+std::optional<Verdict> verdict_on_backend(Backend& backend, const TestCase& tc, uint32_t runs,
+                                          uint64_t step_budget) {
+  const std::optional<FailureSymptom> s = symptom_on_backend(backend, tc, runs, step_budget);
+  if (!s) return std::nullopt;
+  return s->verdict;
 }
 
 std::optional<ReducedFailure> reduce_failure(Backend& backend, const TestCase& failing,
-                                             Verdict verdict, const ReductionLimits& limits) {
+                                             const FailureSymptom& keep,
+                                             const ReductionLimits& limits) {
+  // The same symptom, not just the same verdict: a candidate that deleted
+  // the wrong store and now fails in another buffer shows another bug.
   const auto interesting = [&](const TestCase& candidate) {
-    return verdict_on_backend(backend, candidate, limits.runs, limits.step_budget) == verdict;
+    return symptom_on_backend(backend, candidate, limits.runs, limits.step_budget) == keep;
   };
   if (!interesting(failing)) return std::nullopt;
   ReducedFailure out;
+  out.symptom = keep;
   out.reduced = reduce(failing, interesting, limits.per_failure, &out.stats);
   out.reduced.name = failing.name + "/reduced";
   // The repro expects what a conforming backend gives: the reference's bytes.
@@ -60,7 +77,13 @@ void reduce_reported_failure(Backend& backend, const SuiteCase& c, const TestCas
                              CaseResult& r) {
   if (!r.failure) return;
   if (const TestCase* original = original_of(c)) r.failure->original_repro = write_repro(*original);
-  std::optional<ReducedFailure> reduced = reduce_failure(backend, failing, r.verdict, limits);
+  // The symptom to keep is the one the failure shows again, judged as every
+  // candidate will be (bytes against the reference's outputs).
+  const std::optional<FailureSymptom> shown =
+      symptom_on_backend(backend, failing, limits.runs, limits.step_budget);
+  std::optional<ReducedFailure> reduced;
+  if (shown && shown->verdict == r.verdict)
+    reduced = reduce_failure(backend, failing, *shown, limits);
   if (!reduced) {
     const std::string attempts =
         std::to_string(limits.runs) +
@@ -69,8 +92,10 @@ void reduce_reported_failure(Backend& backend, const SuiteCase& c, const TestCas
     return;
   }
   r.failure->reduced_repro = write_repro(reduced->reduced);
+  r.failure->reduced_symptom = describe(reduced->symptom);
   r.message += " [reduced in " + std::to_string(reduced->stats.predicate_calls) +
-               " backend checks" + (reduced->stats.capped ? ", stopped at its cap" : "") + "]";
+               " backend checks" + (reduced->stats.capped ? ", stopped at its cap" : "") +
+               ", keeping " + r.failure->reduced_symptom + "]";
 }
 
 }  // namespace vyre::certify

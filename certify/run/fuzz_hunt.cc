@@ -12,6 +12,7 @@
 
 #include "certify/report/replay_command.h"
 #include "certify/run/certification_run.h"
+#include "certify/run/output_judge.h"
 #include "certify/run/run_clock.h"
 #include "certify/suite/random_program_cases.h"
 #include "spec/support/parallel_for.h"
@@ -34,6 +35,33 @@ std::string text_hash(std::string_view text) {
 
 std::string case_text(const TestCase& tc, std::string_view what) {
   return "# vyre-certify fuzz: " + std::string(what) + " " + tc.name + "\n" + print_case(tc);
+}
+
+/// Differing words listed per buffer in a finding's README, and lines in
+/// all (a backend may return any number of buffers): enough to see the
+/// pattern of a wrong result, few enough that the file stays small.
+constexpr size_t kReadmeWordsPerBuffer = 8;
+constexpr size_t kReadmeDifferenceLines = 64;
+
+/// What the backend gave in the failing run, against what it should have:
+/// the first differing words of each differing buffer, so that a finding can
+/// be triaged without running it on the device again.
+std::string observed_section(const Failure& f) {
+  if (f.observed.empty()) return "observed: no outputs came back (see the message)\n";
+  std::string listed = listed_differences(f.expected, f.observed, kReadmeWordsPerBuffer);
+  if (listed.empty())
+    return "observed: no word differs from the expected bytes (see the message)\n";
+  size_t end = 0;  // Just past the last line kept.
+  for (size_t line = 0; line < kReadmeDifferenceLines && end != std::string::npos; ++line) {
+    end = listed.find('\n', end);
+    if (end != std::string::npos) ++end;
+  }
+  if (end != std::string::npos && end < listed.size()) {
+    listed.resize(end);
+    listed += "  (more differences not listed)\n";
+  }
+  return "observed, against expected (u32 words at word offsets, at most " +
+         std::to_string(kReadmeWordsPerBuffer) + " a buffer):\n" + listed;
 }
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
@@ -82,6 +110,7 @@ bool record_finding(const HuntOptions& o, const CaseResult& r,
   std::string readme = "verdict: " + std::string(name_of(r.verdict)) + "\nmessage: " + r.message +
                        "\ncase: " + r.id + "\n(hunt --seed " + std::to_string(o.seed) + ")\n";
   readme += "variant: " + r.failure->variant + "\n";
+  readme += observed_section(*r.failure);
   if (unrewritten) {
     readme +=
         "A metamorphic variant: unrewritten.vyre is the program it was rewritten from; "
@@ -90,8 +119,11 @@ bool record_finding(const HuntOptions& o, const CaseResult& r,
   readme += "replay:\n  " + replay_command((dir / "original.vyre").string(), o.backend_name) + "\n";
   if (reduced) {
     readme += "  " + replay_command((dir / "reduced.vyre").string(), o.backend_name) + "\n";
+    readme += "reduced keeping: " + r.failure->reduced_symptom + "\n";
+    readme += "reduce further (the hunt's own reduction stops at its cap):\n  " +
+              reduce_command((dir / "reduced.vyre").string(), o.backend_name) + "\n";
   } else {
-    readme += "(not reduced: the failure did not repeat)\n";
+    readme += "(not reduced: the message says why)\n";
   }
   write_text(dir / "README.txt", readme);
   return true;
@@ -134,6 +166,7 @@ HuntResult hunt(Backend& backend, const HuntOptions& o) {
   run.seed = o.seed;
   run.progress = false;
   run.reopen_backend = o.reopen_backend;
+  run.reduction_seconds = o.reduction_seconds;
   const std::filesystem::path scratch = std::filesystem::path(o.out_dir) / ".batch";
   const auto elapsed = [&] { return static_cast<double>(clock.elapsed_us()) / 1e6; };
   uint32_t batch = kFirstBatch;

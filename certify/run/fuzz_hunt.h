@@ -15,6 +15,7 @@
 
 #include "backends/backend.h"
 #include "certify/report/report.h"
+#include "certify/run/certification_run.h"
 #include "spec/support/result.h"
 
 namespace vyre::certify {
@@ -44,6 +45,8 @@ struct HuntOptions {
   /// Stop once this many programs were generated (0: only `seconds` stops
   /// the hunt), so that two hunts of one seed can be compared.
   uint64_t max_programs = 0;
+  /// Seconds the reductions of each batch may take together.
+  double reduction_seconds = kRunReductionSeconds;
 };
 
 /// One distinct failure: its reduced form's hash names its folder.

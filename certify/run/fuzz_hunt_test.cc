@@ -1,18 +1,25 @@
 // A fuzz hunt that compiles each batch's programs ahead, together, finds
 // what a hunt compiling a few cases ahead finds: the same programs, cases,
 // failures and distinct reduced findings for a seed; and it does compile the
-// whole batch before the batch's first dispatch, once.
+// whole batch before the batch's first dispatch, once. A finding's README
+// says what the backend gave, word for word, and the symptom its reduction
+// kept.
 #include "certify/run/fuzz_hunt.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <atomic>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <tuple>
 
 #include "backends/reference_backend.h"
+#include "spec/ir/host_words.h"
+#include "spec/text/text_format.h"
 
 namespace vyre::certify {
 namespace {
@@ -128,6 +135,50 @@ TEST_F(FuzzHuntTest, CompilingBatchesAheadFindsWhatCompilingCasesAheadFinds) {
   EXPECT_GE(ahead_backend.compiles_before_dispatch(), 8u);
   EXPECT_GE(ahead_backend.compiles(), plain_backend.compiles());
   EXPECT_LE(ahead_backend.compiles(), plain_backend.compiles() + plain_backend.compiles() / 10);
+}
+
+std::string file_text(const fs::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+TEST_F(FuzzHuntTest, AFindingsReadmeShowsTheWordsTheBackendGave) {
+  MarkingBackend backend;
+  const HuntResult result = hunt_with(backend, true, "readme");
+  ASSERT_FALSE(result.findings.empty()) << "no program of the seed met the damage";
+  for (const HuntFinding& f : result.findings) {
+    const std::string readme = file_text(fs::path(f.dir) / "README.txt");
+    auto original = parse_case(file_text(fs::path(f.dir) / "original.vyre"));
+    ASSERT_TRUE(original.ok()) << f.dir;
+    ASSERT_TRUE(original->expected.has_value()) << f.dir;
+    // MarkingBackend flips bit 0 of byte 0 of every non-empty output: word
+    // 0 of each came back as the reference's word 0 with bit 0 flipped.
+    std::vector<std::string> damaged;
+    for (const auto& [name, bytes] : *original->expected) {
+      if (bytes.size() < 4) continue;
+      const uint32_t want = to_words(bytes)[0];
+      char line[160];
+      std::snprintf(line, sizeof line, "  %s[0]: expected 0x%08X, observed 0x%08X\n", name.c_str(),
+                    want, want ^ 1u);
+      EXPECT_NE(readme.find(line), std::string::npos) << line << "in\n" << readme;
+      damaged.push_back("`" + name + "`");
+    }
+    ASSERT_FALSE(damaged.empty()) << readme;
+    if (fs::exists(fs::path(f.dir) / "reduced.vyre")) {
+      // The reduction keeps every damaged buffer differing, so it can't drift.
+      EXPECT_NE(readme.find("reduced keeping: fail: buffer"), std::string::npos) << readme;
+      EXPECT_NE(readme.find("vyre-certify reduce " + f.dir + "/reduced.vyre --backend marking"),
+                std::string::npos)
+          << readme;
+      for (const std::string& name : damaged) {
+        EXPECT_NE(readme.find(name, readme.find("reduced keeping:")), std::string::npos)
+            << name << " in\n"
+            << readme;
+      }
+    }
+    EXPECT_NE(readme.find("vyre-certify run " + f.dir + "/original.vyre"), std::string::npos);
+    EXPECT_LT(readme.size(), 8192u) << readme;
+  }
 }
 
 }  // namespace

@@ -91,6 +91,9 @@ class Execution {
     s_.alive = s_.at(Reg{kAliveReg, false});
     s_.invocation = invocation_;
     s_.schedule = &schedule_;
+    // A checked run steps in lockstep, as its observers expect; the schedule
+    // probes, which step solo, run unchecked.
+    s_.solo = options.schedule.stepping == Schedule::Stepping::Solo && observers.empty();
     s_.step_budget = options.step_budget;
     s_.memory = &memory;
     s_.observers = observers;
@@ -142,6 +145,7 @@ class Execution {
     }
     result.oob = s_.oob;
     result.lane_ops = s_.lane_ops;
+    result.steps = s_.steps;
     for (Observer* o : s_.observers) o->collect(result.violations);
     return result;
   }

@@ -67,6 +67,7 @@ std::string describe(const Schedule& schedule) {
       text += " (workgroups together)";
       break;
   }
+  if (schedule.stepping == Schedule::Stepping::Solo) text += " (invocations out of step)";
   return text;
 }
 
@@ -117,8 +118,8 @@ Result<RunResult> run_unvalidated(const Program& program, const BufferSet& input
   observers.insert(observers.end(), extra_observers.begin(), extra_observers.end());
   Result<RunResult> result = execute(plan, *compiled, inputs, options, observers, memory);
   if (result.ok() && options.checks && result->conforming()) {
-    if (std::optional<Violation> v =
-            probe_schedule_dependence(plan, *compiled, inputs, options, result->outputs)) {
+    if (std::optional<Violation> v = probe_schedule_dependence(plan, *compiled, inputs, options,
+                                                               result->outputs, result->steps)) {
       result->violations.push_back(std::move(*v));
     }
   }

@@ -82,6 +82,8 @@ void LaneSchedule::begin_batch(uint32_t lanes) {
 }
 
 std::span<const uint32_t> LaneSchedule::next_lane_order() {
+  static constexpr uint32_t kWindowOrder[] = {0};
+  if (in_window_) return kWindowOrder;
   if (lane_orders_.size() == 1) return lane_orders_.front();
   return lane_orders_[next_random() % lane_orders_.size()];
 }

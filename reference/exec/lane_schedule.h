@@ -35,6 +35,11 @@ class LaneSchedule {
   void begin_batch(uint32_t lanes);
   /// Order in which the lanes of the next side-effecting operation apply.
   std::span<const uint32_t> next_lane_order();
+  /// While one lane of the batch runs alone (solo stepping), every operation
+  /// has that one lane, lane 0 of its one-lane window.
+  void enter_window() { in_window_ = true; }
+  /// Back to the batch's lane orders.
+  void leave_window() { in_window_ = false; }
   /// Whether every lane order is the identity (Canonical), so an operation
   /// may run its lanes in a plain loop.
   bool canonical() const { return kind_ == Schedule::Kind::Canonical; }
@@ -54,6 +59,7 @@ class LaneSchedule {
   /// canonical / reversed order.
   std::vector<std::vector<uint32_t>> lane_orders_;
   uint32_t lanes_ = 0;
+  bool in_window_ = false;
 };
 
 }  // namespace vyre::reference

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <utility>
 
 #include "reference/exec/memory_access.h"
@@ -130,6 +131,11 @@ class StoreStmt final : public LaneStmt {
   LaneExprPtr value_;
 };
 
+bool holds_barrier(const LaneBody& body) {
+  return std::any_of(body.begin(), body.end(),
+                     [](const LaneStmtPtr& x) { return x->has_barrier(); });
+}
+
 /// Runs `body` under mask `m`, then restores the enclosing mask `outer`,
 /// dropping lanes that returned meanwhile.
 void run_masked(BatchState& s, uint32_t* m, const LaneBody& body, uint32_t* outer) {
@@ -143,7 +149,7 @@ void run_masked(BatchState& s, uint32_t* m, const LaneBody& body, uint32_t* oute
 class IfStmt final : public LaneStmt {
  public:
   IfStmt(LaneExprPtr cond, LaneBody then_body, LaneBody otherwise, BranchRegs regs, SourceLoc loc)
-      : LaneStmt(loc),
+      : LaneStmt(loc, holds_barrier(then_body) || holds_barrier(otherwise)),
         cond_(std::move(cond)),
         then_(std::move(then_body)),
         otherwise_(std::move(otherwise)),
@@ -180,7 +186,7 @@ class IfStmt final : public LaneStmt {
 class LoopStmt final : public LaneStmt {
  public:
   LoopStmt(LaneExprPtr from, LaneExprPtr to, LaneBody body, LoopRegs regs, SourceLoc loc)
-      : LaneStmt(loc),
+      : LaneStmt(loc, holds_barrier(body)),
         from_(std::move(from)),
         to_(std::move(to)),
         body_(std::move(body)),
@@ -240,7 +246,8 @@ class ReturnStmt final : public LaneStmt {
 
 class BlockStmt final : public LaneStmt {
  public:
-  BlockStmt(LaneBody body, SourceLoc loc) : LaneStmt(loc), body_(std::move(body)) {}
+  BlockStmt(LaneBody body, SourceLoc loc)
+      : LaneStmt(loc, holds_barrier(body)), body_(std::move(body)) {}
   void exec(BatchState& s) const override { exec_body(s, body_); }
 
  private:
@@ -249,7 +256,7 @@ class BlockStmt final : public LaneStmt {
 
 class BarrierStmt final : public LaneStmt {
  public:
-  using LaneStmt::LaneStmt;
+  explicit BarrierStmt(SourceLoc loc) : LaneStmt(loc, true) {}
   void exec(BatchState& s) const override {
     if (s.observers.empty()) return;
     const BarrierEvent event{loc(), std::span<const uint32_t>(s.mask, s.lanes),
@@ -258,13 +265,72 @@ class BarrierStmt final : public LaneStmt {
   }
 };
 
+/// Runs body[first, last) in order for the active lanes, together.
+void exec_range(BatchState& s, const LaneBody& body, size_t first, size_t last) {
+  for (size_t i = first; i < last; ++i) {
+    if (s.active == 0 || s.stop != StopReason::None) return;
+    if (!s.charge(body[i]->loc())) return;
+    body[i]->exec(s);
+  }
+}
+
+/// Runs body[first, last), a stretch without a barrier, one lane at a time:
+/// each active lane runs the whole stretch alone, in the schedule's lane
+/// order, before the next lane starts. The register file, `alive` and the
+/// invocation ids are offset to the lane, so every node (its kernels, masks
+/// and lane orders) sees a batch of that one lane; memory is shared as ever.
+void exec_solo(BatchState& s, const LaneBody& body, size_t first, size_t last) {
+  uint32_t* const outer = s.mask;
+  uint32_t* const file = s.file;
+  uint32_t* const alive = s.alive;
+  const uint32_t lanes = s.lanes;
+  const std::span<const uint32_t> invocation = s.invocation;
+  const uint64_t returns_before = s.returns;
+  // Taken before the window: it stays valid while no batch begins.
+  const std::span<const uint32_t> order = s.schedule->next_lane_order();
+  s.in_window = true;
+  s.schedule->enter_window();
+  for (uint32_t l : order) {
+    if (outer[l] == 0) continue;
+    s.file = file + l;
+    s.alive = alive + l;
+    s.lanes = 1;
+    if (!invocation.empty()) s.invocation = invocation.subspan(l, 1);
+    s.set_mask(outer + l);
+    exec_range(s, body, first, last);
+    if (s.stop != StopReason::None) break;
+  }
+  s.schedule->leave_window();
+  s.in_window = false;
+  s.file = file;
+  s.alive = alive;
+  s.lanes = lanes;
+  s.invocation = invocation;
+  if (s.returns != returns_before) s.drop_returned(outer);
+  s.set_mask(outer);
+}
+
 }  // namespace
 
 void exec_body(BatchState& s, const LaneBody& body) {
-  for (const LaneStmtPtr& stmt : body) {
-    if (s.active == 0 || s.stop != StopReason::None) return;
-    if (!s.charge(stmt->loc())) return;
-    stmt->exec(s);
+  if (!s.solo || s.in_window || s.lanes == 1) {
+    exec_range(s, body, 0, body.size());
+    return;
+  }
+  // Solo stepping: a statement holding a barrier runs in lockstep (every lane
+  // reaches the barrier together, its nested stretches again lane by lane);
+  // each maximal stretch between such statements runs one lane at a time.
+  size_t i = 0;
+  while (i < body.size() && s.active != 0 && s.stop == StopReason::None) {
+    size_t end = i;
+    while (end < body.size() && !body[end]->has_barrier()) ++end;
+    if (end == i) {
+      exec_range(s, body, i, i + 1);
+      ++i;
+    } else {
+      exec_solo(s, body, i, end);
+      i = end;
+    }
   }
 }
 

@@ -3,7 +3,9 @@
 // any lane still has iterations left (per-lane bounds), Return clears lanes
 // for good, and Barrier is reported to observers (in lockstep every lane of
 // the workgroup that reaches it arrives together, and all earlier writes are
-// already in memory, so visibility needs no further work).
+// already in memory, so visibility needs no further work). Under solo
+// stepping (Schedule::Stepping::Solo) a body runs its statements that hold a
+// barrier this way and each stretch between them one lane at a time.
 #pragma once
 
 #include <memory>
@@ -16,14 +18,20 @@ namespace vyre::reference {
 /// One compiled statement node.
 class LaneStmt {
  public:
-  explicit LaneStmt(SourceLoc loc) : loc_(loc) {}
+  /// `has_barrier`: the statement is a Barrier or holds one.
+  explicit LaneStmt(SourceLoc loc, bool has_barrier = false)
+      : loc_(loc), has_barrier_(has_barrier) {}
   virtual ~LaneStmt() = default;
   /// Executes the statement for the active lanes.
   virtual void exec(BatchState& s) const = 0;
   SourceLoc loc() const { return loc_; }
+  /// Whether the statement is a Barrier or holds one: solo stepping runs a
+  /// statement without one lane by lane, and one with one in lockstep.
+  bool has_barrier() const { return has_barrier_; }
 
  private:
   SourceLoc loc_;
+  bool has_barrier_;
 };
 
 /// Owned compiled statement.
@@ -32,7 +40,9 @@ using LaneStmtPtr = std::unique_ptr<const LaneStmt>;
 using LaneBody = std::vector<LaneStmtPtr>;
 
 /// Runs statements in order while lanes are active and the budget lasts;
-/// every statement costs one lane-operation per active lane.
+/// every statement costs one lane-operation per active lane. Under solo
+/// stepping (BatchState::solo) each stretch of statements without a barrier
+/// runs one lane at a time, in the schedule's lane order.
 void exec_body(BatchState& s, const LaneBody& body);
 
 /// Registers an If uses for its arms' masks.

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <span>
+
+#include "reference/exec/batch_state.h"
 
 namespace vyre::reference {
 namespace {
@@ -21,7 +24,7 @@ bool has_atomic(const LaneProgram& compiled) {
 }
 
 bool same_schedule(const Schedule& a, const Schedule& b) {
-  return a.kind == b.kind && a.grouping == b.grouping &&
+  return a.kind == b.kind && a.grouping == b.grouping && a.stepping == b.stepping &&
          (a.kind != Schedule::Kind::Random || a.seed == b.seed);
 }
 
@@ -65,17 +68,30 @@ std::optional<Violation> compare(const BufferSet& first, const Schedule& own,
     if (words.size() > kListedWords) v.message += ", ...";
     v.message +=
         "): the order in which atomics take effect reaches the outputs (a returned value kept, "
-        "or the final value of an exchange), so no single run's bytes can be expected";
+        "or the final value of an exchange or a compare-exchange), so no single run's bytes can "
+        "be expected";
     return v;
   }
   return std::nullopt;
 }
 
+/// Steps a solo run may need where a lockstep run of the same work spent
+/// `lockstep_steps`: a node costs its batch's width W plus kStepsPerNode once
+/// in lockstep and 1 plus kStepsPerNode per active lane solo, at most
+/// (1 + kStepsPerNode) times as much; so a solo probe that ran out of the
+/// first run's budget only for that overhead is not called a difference.
+uint64_t solo_step_bound(uint64_t lockstep_steps) {
+  constexpr uint64_t kFactor = 1 + kStepsPerNode;
+  constexpr uint64_t kMost = std::numeric_limits<uint64_t>::max();
+  return lockstep_steps > kMost / kFactor ? kMost : lockstep_steps * kFactor;
+}
+
 }  // namespace
 
-std::vector<Schedule> probe_schedules(const Schedule& own, uint32_t count) {
+std::vector<Schedule> probe_schedules(const Schedule& own, uint32_t count, bool out_of_step) {
   using Kind = Schedule::Kind;
   using Grouping = Schedule::Grouping;
+  using Stepping = Schedule::Stepping;
   // Workgroups run together (their atomics interleave, as on a GPU) and
   // apart (one ends before the next starts) early in the list: a value read
   // by one atomic and written back by a later one (a compare-exchange
@@ -94,6 +110,16 @@ std::vector<Schedule> probe_schedules(const Schedule& own, uint32_t count) {
     if (out.size() == count) break;
     if (!same_schedule(s, own)) out.push_back(s);
   }
+  // Every schedule above steps the lanes of a batch together, so a value one
+  // invocation reads and writes back by a later atomic (a compare-exchange
+  // without a retry loop) loses another invocation's update of the same
+  // workgroup in all of them; one invocation at a time, none is lost.
+  if (out_of_step && count > 0) {
+    const Schedule solo{Kind::Canonical, 0, Grouping::Default, Stepping::Solo};
+    out.push_back(same_schedule(solo, own)
+                      ? Schedule{Kind::Reversed, 0, Grouping::Default, Stepping::Solo}
+                      : solo);
+  }
   return out;
 }
 
@@ -101,16 +127,23 @@ std::optional<Violation> probe_schedule_dependence(const ExecutionPlan& plan,
                                                    const LaneProgram& compiled,
                                                    const BufferSet& inputs,
                                                    const RunOptions& options,
-                                                   const BufferSet& first) {
+                                                   const BufferSet& first, uint64_t first_steps) {
   if (options.schedule_probes == 0 || !has_atomic(compiled)) return std::nullopt;
   ExecutionPlan unchecked = plan;
   unchecked.observer_bytes = 0;
+  // Out of step only where a workgroup has two invocations to put out of
+  // step: across workgroups the Apart grouping already runs them apart.
+  const bool out_of_step = plan.shape.lanes_per_workgroup > 1;
 
-  for (const Schedule& other : probe_schedules(options.schedule, options.schedule_probes)) {
+  for (const Schedule& other :
+       probe_schedules(options.schedule, options.schedule_probes, out_of_step)) {
     RunOptions probe = options;
     probe.schedule = other;
     probe.checks = false;
     probe.strict_oob = false;
+    if (other.stepping == Schedule::Stepping::Solo) {
+      probe.step_budget = std::max(options.step_budget, solo_step_bound(first_steps));
+    }
     // Each probe is a run of its own, under the same limit; without the
     // checks it needs no more memory than the first run did.
     MemoryBudget memory(probe.max_memory_bytes);

@@ -19,19 +19,25 @@
 namespace vyre::reference {
 
 /// The schedules a run under `own` is compared with: canonical, reversed and
-/// seeded random ones, without `own`, `count` of them.
-std::vector<Schedule> probe_schedules(const Schedule& own, uint32_t count);
+/// seeded random ones in lockstep, without `own`, `count` of them; then, when
+/// `out_of_step` and `count` > 0, one with solo stepping (the invocations of a
+/// workgroup one at a time between barriers).
+std::vector<Schedule> probe_schedules(const Schedule& own, uint32_t count, bool out_of_step);
 
-/// Runs `compiled` under options.schedule_probes other schedules (without the
-/// checks) and compares their outputs with `first`, the outputs of the run
-/// under options.schedule (by options.same_result where given). The violation names both schedules
-/// and the first differing words, or the probe's error when a run under another schedule fails (a
-/// loop bound read from an atomic may not end); nullopt when every probe agrees or the program has
-/// no atomic.
+/// Runs `compiled` under options.schedule_probes other schedules, plus the
+/// solo one when a workgroup has several invocations (without the checks),
+/// and compares their outputs with `first`, the outputs of the run under
+/// options.schedule (by options.same_result where given), which spent
+/// `first_steps` budget steps; the solo probe may spend (1 + kStepsPerNode)
+/// times that where it exceeds options.step_budget (its per-lane overhead).
+/// The violation names both schedules and the first differing words, or the
+/// probe's error when a run under another schedule fails (a loop bound read
+/// from an atomic may not end); nullopt when every probe agrees or the
+/// program has no atomic.
 std::optional<Violation> probe_schedule_dependence(const ExecutionPlan& plan,
                                                    const LaneProgram& compiled,
                                                    const BufferSet& inputs,
                                                    const RunOptions& options,
-                                                   const BufferSet& first);
+                                                   const BufferSet& first, uint64_t first_steps);
 
 }  // namespace vyre::reference

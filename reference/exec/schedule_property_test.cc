@@ -1,8 +1,8 @@
 // Schedules expose order dependence without changing conforming results:
 // for generated race-free programs every schedule (canonical, reversed,
-// seeded random) gives identical bytes and no violation; for the same
-// programs with one racy store added, the race detector reports a race under
-// every schedule.
+// seeded random; in lockstep or solo) gives identical bytes and no
+// violation; for the same programs with one racy store added, the race
+// detector reports a race under every schedule.
 //
 // Programs are built from a recipe of numbers (RapidCheck shrinks the list),
 // race-free by construction: each invocation stores only its own output
@@ -231,6 +231,25 @@ RC_GTEST_PROP(Schedules, TheRaceDetectorReportsARacyProgramUnderEverySchedule,
     bool raced = false;
     for (const Violation& v : r->violations) raced = raced || v.kind == Violation::Kind::DataRace;
     RC_ASSERT(raced);
+  }
+}
+
+RC_GTEST_PROP(Schedules, RaceFreeProgramsGiveIdenticalBytesOutOfStep,
+              (const std::vector<uint32_t>& recipe, uint64_t seed)) {
+  // Solo stepping runs unchecked; its bytes must be lockstep's, barriers,
+  // workgroup memory, divergent loops and all.
+  const Generated g = ProgramMaker(recipe).make(false);
+  RunOptions lockstep;
+  lockstep.checks = false;
+  const Result<RunResult> first = run(g.program, g.inputs, g.grid, lockstep);
+  if (!first.ok()) RC_FAIL(first.error().message);
+  for (Schedule::Kind kind :
+       {Schedule::Kind::Canonical, Schedule::Kind::Reversed, Schedule::Kind::Random}) {
+    RunOptions solo = lockstep;
+    solo.schedule = {kind, seed, Schedule::Grouping::Default, Schedule::Stepping::Solo};
+    const Result<RunResult> r = run(g.program, g.inputs, g.grid, solo);
+    if (!r.ok()) RC_FAIL(r.error().message);
+    RC_ASSERT(first->outputs == r->outputs);
   }
 }
 

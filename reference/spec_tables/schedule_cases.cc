@@ -78,6 +78,13 @@ std::vector<NonconformingCase> schedule_dependent_cases() {
                           Grid{{2, 1, 1}}, 1,
                           "two workgroups read 0, one compare-exchange fails: the counter ends 1 "
                           "or 2"));
+  // The shape a later fuzz reduction drifted into (reports/driver-bugs/
+  // UNTRIAGED.md): the same lost update between two invocations of one
+  // workgroup, which lockstep probes never separate.
+  out.push_back(dependent("lost_update_within_a_workgroup", counter_and_out({2, 1, 1}, lost_update),
+                          Grid{}, 1,
+                          "two invocations of one workgroup: in lockstep both read 0 and the "
+                          "counter ends 1; one after the other it ends 2"));
   out.push_back(dependent("lost_update_across_workgroups",
                           counter_and_out({1, 1, 1}, std::move(lost_update)), Grid{{2, 1, 1}}, 1,
                           "in lockstep both read 0 and the counter ends 1; one workgroup after "
