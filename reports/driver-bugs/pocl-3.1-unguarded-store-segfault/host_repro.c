@@ -30,7 +30,7 @@ static const char* kKernel =
 
 enum { kWords = 8, kN = 4, kGroups = 2, kGroupSize = 4 };
 // out[0x80000000] is 8 GiB past out: out lies at the start of a reservation
-// that long plus a page, all inaccessible but out's page, so the stray store
+// 8 GiB and two pages long, all inaccessible but out's page, so that store
 // faults whatever else the process has mapped.
 static const size_t kPage = 4096;
 static const uint64_t kFarOffset = 0x80000000ull * 4u;
@@ -119,9 +119,13 @@ static int check(const char* idx) {
   if (waitpid(child, &status, 0) != child) return 2;
   printf("IDX = %s, n = %u: ", idx, kN);
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV) {
-    const uint64_t offset = outcome->fault_address - outcome->out_address;
-    printf("child killed by SIGSEGV at out + 0x%llx%s\n", (unsigned long long)offset,
-           offset == kFarOffset ? " (&out[0x80000000]: the guarded store ran)" : "");
+    if (outcome->fault_address - outcome->out_address == kFarOffset) {
+      printf("child killed by SIGSEGV at out + 0x%llx (&out[0x80000000]: the guarded store ran)\n",
+             (unsigned long long)kFarOffset);
+    } else {
+      printf("child killed by SIGSEGV at address %#llx (out is at %#llx)\n",
+             (unsigned long long)outcome->fault_address, (unsigned long long)outcome->out_address);
+    }
     return 1;
   }
   if (WIFSIGNALED(status)) {
