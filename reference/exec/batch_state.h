@@ -90,9 +90,6 @@ struct BatchState {
   /// Solo stepping (Schedule::Stepping::Solo, unobserved runs only):
   /// stretches of statements without a barrier run one lane at a time.
   bool solo = false;
-  /// Set while one lane runs alone: `file`, `alive` and `invocation` are then
-  /// offset to that lane and `lanes` is 1, so every node sees a one-lane batch.
-  bool in_window = false;
   /// Node evaluations x active lanes (RunResult::lane_ops, reported).
   uint64_t lane_ops = 0;
   /// Budget steps spent: every node costs the batch's `lanes` (the kernels

@@ -288,7 +288,6 @@ void exec_solo(BatchState& s, const LaneBody& body, size_t first, size_t last) {
   const uint64_t returns_before = s.returns;
   // Taken before the window: it stays valid while no batch begins.
   const std::span<const uint32_t> order = s.schedule->next_lane_order();
-  s.in_window = true;
   s.schedule->enter_window();
   for (uint32_t l : order) {
     if (outer[l] == 0) continue;
@@ -301,7 +300,6 @@ void exec_solo(BatchState& s, const LaneBody& body, size_t first, size_t last) {
     if (s.stop != StopReason::None) break;
   }
   s.schedule->leave_window();
-  s.in_window = false;
   s.file = file;
   s.alive = alive;
   s.lanes = lanes;
@@ -313,7 +311,10 @@ void exec_solo(BatchState& s, const LaneBody& body, size_t first, size_t last) {
 }  // namespace
 
 void exec_body(BatchState& s, const LaneBody& body) {
-  if (!s.solo || s.in_window || s.lanes == 1) {
+  // One lane (a one-lane batch, or one lane running alone in a solo
+  // stretch, where `file`, `alive` and `invocation` are offset to it):
+  // nothing to put out of step.
+  if (!s.solo || s.lanes == 1) {
     exec_range(s, body, 0, body.size());
     return;
   }
