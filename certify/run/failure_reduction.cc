@@ -53,15 +53,17 @@ std::optional<Verdict> verdict_on_backend(Backend& backend, const TestCase& tc, 
   return s->verdict;
 }
 
-std::optional<ReducedFailure> reduce_failure(Backend& backend, const TestCase& failing,
-                                             const FailureSymptom& keep,
-                                             const ReductionLimits& limits) {
+namespace {
+
+/// Reduces `failing`, which the backend has just been seen to show `keep`
+/// on, while every candidate shows it too.
+ReducedFailure reduce_shown(Backend& backend, const TestCase& failing, const FailureSymptom& keep,
+                            const ReductionLimits& limits) {
   // The same symptom, not just the same verdict: a candidate that deleted
   // the wrong store and now fails in another buffer shows another bug.
   const auto interesting = [&](const TestCase& candidate) {
     return symptom_on_backend(backend, candidate, limits.runs, limits.step_budget) == keep;
   };
-  if (!interesting(failing)) return std::nullopt;
   ReducedFailure out;
   out.symptom = keep;
   out.reduced = reduce(failing, interesting, limits.per_failure, &out.stats);
@@ -70,6 +72,17 @@ std::optional<ReducedFailure> reduce_failure(Backend& backend, const TestCase& f
   out.reduced.expected = reference_outputs(out.reduced, limits.step_budget);
   out.reduced.comparison = Comparison::Bytes;
   return out;
+}
+
+}  // namespace
+
+std::optional<ReducedFailure> reduce_failure(Backend& backend, const TestCase& failing,
+                                             const FailureSymptom& keep,
+                                             const ReductionLimits& limits) {
+  if (symptom_on_backend(backend, failing, limits.runs, limits.step_budget) != keep) {
+    return std::nullopt;
+  }
+  return reduce_shown(backend, failing, keep, limits);
 }
 
 void reduce_reported_failure(Backend& backend, const SuiteCase& c, const TestCase& failing,
@@ -81,9 +94,10 @@ void reduce_reported_failure(Backend& backend, const SuiteCase& c, const TestCas
   // candidate will be (bytes against the reference's outputs).
   const std::optional<FailureSymptom> shown =
       symptom_on_backend(backend, failing, limits.runs, limits.step_budget);
+  // That check is the failure's repeat; reducing does not check it again.
   std::optional<ReducedFailure> reduced;
   if (shown && shown->verdict == r.verdict)
-    reduced = reduce_failure(backend, failing, *shown, limits);
+    reduced = reduce_shown(backend, failing, *shown, limits);
   if (!reduced) {
     const std::string attempts =
         std::to_string(limits.runs) +
