@@ -1,7 +1,6 @@
-// The opencl backend: lazy device, compile, dispatch and recovery.
+// The opencl backend: lazy device, compile, dispatch (recovery: dispatch_lanes.cc).
 #include "backends/opencl/opencl_backend.h"
 
-#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <mutex>
