@@ -32,6 +32,10 @@ struct BackendOptions {
   /// Threads the reference backend's dispatch_runs spreads runs over (0: one
   /// per host core; 1: serial).
   uint32_t host_threads = 0;
+  /// What the OpenCL backend's concurrent_dispatches() answers, so that
+  /// tests (and backend authors measuring) can run several dispatches at
+  /// once on a device where it would answer 1; 0: the backend's choice.
+  uint32_t dispatch_lanes = 0;
 };
 
 }  // namespace vyre

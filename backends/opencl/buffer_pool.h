@@ -1,7 +1,8 @@
-// Device buffers of one context, kept for reuse between dispatches: a
-// certification run repeats every dispatch, and a fresh buffer costs an
-// allocation and, on a CPU device, a page fault per 4 KiB on first touch
-// (the 128 MiB saturation case spent most of its time there).
+// Device buffers of one dispatch lane (dispatch_lanes.h), kept for reuse
+// between its dispatches: a certification run repeats every dispatch, and a
+// fresh buffer costs an allocation and, on a CPU device, a page fault per
+// 4 KiB on first touch (the 128 MiB saturation case spent most of its time
+// there).
 //
 // A kept buffer may also remember its device bytes (its *content*), so that
 // a later dispatch binding those very bytes binds it without an upload: a
@@ -30,7 +31,7 @@ inline constexpr uint64_t kMaxRememberedBytes = uint64_t{16} << 20;
 /// Most host bytes of contents a pool remembers in all.
 inline constexpr uint64_t kMaxRememberedTotal = uint64_t{64} << 20;
 
-/// Free buffers of one context by capacity. Every buffer is CL_MEM_READ_WRITE,
+/// Free buffers of one lane's queue by capacity. Every buffer is CL_MEM_READ_WRITE,
 /// so it can serve any access; the kernel's pointer types enforce the rest.
 class BufferPool {
  public:

@@ -59,8 +59,8 @@ class BufferReuseTest : public ::testing::Test {
     Result<LoweredKernel> lowered = lower_program(accumulate());
     ASSERT_TRUE(lowered.ok()) << lowered.error().message;
     lowered_ = *lowered;
-    ProgramBuilder builder(api_, queue_, nullptr, "test device", device_.capabilities.device_name,
-                           std::make_shared<BuildCounts>());
+    ProgramBuilder builder(api_, queue_->shared_context(), nullptr, "test device",
+                           device_.capabilities.device_name, std::make_shared<BuildCounts>());
     auto built = builder.build({lowered_.source});
     ASSERT_TRUE(built[0].ok()) << built[0].error().message;
     kernel_ = *built[0];

@@ -166,8 +166,9 @@ class Run {
     return true;
   }
 
-  /// Arguments in KernelInterface order, then the kernel. Dispatches never
-  /// overlap, so the cached kernel's arguments can be set each time.
+  /// Arguments in KernelInterface order, then the kernel. The kernel object
+  /// is this dispatch lane's own (kernel_for_lane), which one dispatch holds
+  /// at a time, so its arguments can be set each time.
   bool set_arguments() {
     cl_kernel kernel = r_.kernel.kernel;
     std::vector<cl_uint> counts;

@@ -1,4 +1,4 @@
-// Kernels of one queue (context), cached under their OpenCL C source (two
+// Kernels of one context, cached under their OpenCL C source (two
 // compiled programs with the same source share one kernel: a fuzz hunt
 // compiles its block of programs ahead, then the run compiles them again)
 // and built ahead by builder threads: prepare() queues a kernel, a builder
@@ -31,12 +31,12 @@ namespace vyre::opencl {
 /// fuzz hunt took 51 s of CPU in builds of 16, 35 s in even shares).
 inline constexpr size_t kFewestKernelsPerGpuBuild = 16;
 
-/// Least recently used kernels of one queue, at most `capacity`.
+/// Least recently used kernels of one context, at most `capacity`.
 ///
 /// Thread-safe: the certifier's compile workers queue kernels
 /// (Backend::prepare) while the run dispatches. A kernel is shared: one
 /// evicted while a dispatch uses it lives until that dispatch lets it go, and
-/// every kernel keeps its program and queue (and context) alive.
+/// every kernel keeps its program and context alive.
 class KernelCache {
  public:
   /// `builder_threads` build queued kernels (started on the first prepare),

@@ -1,7 +1,6 @@
-// The opencl backend: lazy device, compile, dispatch and recovery.
+// The opencl backend: lazy device, compile, dispatch (recovery: dispatch_lanes.cc).
 #include "backends/opencl/opencl_backend.h"
 
-#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -14,127 +13,69 @@
 #include "backends/opencl/batch_run.h"
 #include "backends/opencl/buffer_pool.h"
 #include "backends/opencl/dispatch_checks.h"
+#include "backends/opencl/dispatch_lanes.h"
 #include "backends/opencl/dispatch_run.h"
 #include "backends/opencl/kernel_cache.h"
 #include "backends/opencl/opencl_device.h"
 
 namespace vyre::opencl {
-namespace {
 
-/// Kernels kept per context; a certification run compiles far more programs.
-constexpr size_t kKernelCacheCapacity = 1024;
-/// Most threads that build kernels ahead, per context.
-constexpr unsigned kMaxBuilderThreads = 16;
-/// Bytes of free buffers kept per context for later dispatches.
-constexpr uint64_t kBufferPoolBytes = uint64_t{256} << 20;
-
-/// What names `device`'s compiler in the disk cache's keys: a binary is
-/// reused only by the same platform, driver version, device and options.
-std::string device_key(const ClDevice& device) {
-  const Capabilities& c = device.capabilities;
-  return "driver: " + c.driver + "\napi: " + c.api + "\ndevice: " + c.device_name +
-         "\noptions: " + kBuildOptions;
-}
-
-}  // namespace
-
-/// The queue and its kernel cache, as one caller holds them: shared, so a
-/// compile worker building a kernel keeps them alive through a recovery
-/// that replaces them.
-struct QueueHandles {
-  std::shared_ptr<ClQueue> queue;
-  std::shared_ptr<KernelCache> kernels;
-};
-
-// The run's dispatches come from one thread; compile() and prepare() may
-// come from others at the same time (compiles_concurrently), so what they
-// share (the device, the current queue and its kernel cache) is taken under
-// `mutex`. The buffer pool is the dispatching thread's alone.
+// compile() and prepare() may come from several threads alongside the
+// dispatches (compiles_concurrently), and dispatch() and dispatch_runs()
+// from several threads at once (concurrent_dispatches): each dispatch holds
+// a lane of its own (dispatch_lanes.h: a queue, a buffer pool, kernel
+// objects), and what they share (the device, the current context and its
+// kernel cache) is taken under a lock.
 struct OpenClBackend::State {
   BackendOptions options;
-  std::mutex mutex;
+  std::mutex mutex;  ///< Guards the device's discovery.
   std::optional<OpenClApi> api;
   std::optional<ClDevice> device;
   std::optional<Error> device_error;  // Sticky: a missing loader or device stays missing.
-  QueueHandles current;
-  std::unique_ptr<BufferPool> buffers;
-  // Queues abandoned with hung work: never released (see ClQueue).
-  std::vector<std::shared_ptr<ClQueue>> abandoned;
-  uint64_t contexts_created = 0;
   std::shared_ptr<BuildCounts> counts = std::make_shared<BuildCounts>();
   /// Built programs between runs; null without BackendOptions::cache_dir.
   std::unique_ptr<DiskCache> disk;
+  /// The context and its lanes, made with the device.
+  std::unique_ptr<DispatchLanes> lanes;
   std::optional<uint32_t> perturbed_run;  // Test only (perturb_run_for_testing).
 
-  ~State() {
-    buffers.reset();
-    current = {};
-  }
+  ~State() { lanes.reset(); }
 
   /// The chosen device, found on first use.
   Result<const ClDevice*> get_device() {
     std::lock_guard lock(mutex);
-    return device_locked();
+    if (!device && !device_error) find_device();
+    if (device_error) return *device_error;
+    return &*device;
   }
 
-  /// The current queue, created on first use and after each recovery.
-  Result<QueueHandles> get_queue() {
-    std::lock_guard lock(mutex);
-    Result<const ClDevice*> d = device_locked();
+  /// The context and lanes of the device, once it is found.
+  Result<DispatchLanes*> get_lanes() {
+    Result<const ClDevice*> d = get_device();
     if (!d.ok()) return d.error();
-    if (!current.queue) {
-      Result<std::unique_ptr<ClQueue>> created = ClQueue::create(*api, **d);
-      if (!created.ok()) return created.error();
-      current.queue = std::move(*created);
-      auto builder = std::make_unique<ProgramBuilder>(
-          *api, current.queue, disk.get(), device_key(**d), (*d)->capabilities.device_name, counts);
-      current.kernels = std::make_shared<KernelCache>(
-          std::move(builder), kKernelCacheCapacity,
-          std::clamp(std::thread::hardware_concurrency(), 1u, kMaxBuilderThreads),
-          ((*d)->type & CL_DEVICE_TYPE_GPU) != 0 ? kFewestKernelsPerGpuBuild : 1);
-      buffers = std::make_unique<BufferPool>(*api, *current.queue, (*d)->limits.max_mem_alloc_size,
-                                             kBufferPoolBytes);
-      ++contexts_created;
-    }
-    return current;
-  }
-
-  /// After a hang (the queue was abandoned) or a failed kernel, drop the
-  /// queue so that the next dispatch gets a fresh context.
-  void recover(Status status) {
-    QueueHandles dropped;  // Let go after the lock: its builders finish their builds first.
-    std::lock_guard lock(mutex);
-    const bool hung = current.queue && current.queue->abandoned();
-    if (!current.queue || (!hung && status != Status::DeviceLost)) return;
-    buffers.reset();  // Releases nothing on an abandoned queue.
-    if (hung) abandoned.push_back(current.queue);
-    dropped = std::move(current);
-    current = {};
+    return lanes.get();
   }
 
  private:
-  Result<const ClDevice*> device_locked() {
-    if (!device && !device_error) {
-      Result<OpenClApi> opened = OpenClApi::open();
-      if (!opened.ok()) {
-        device_error = opened.error();
-      } else {
-        api = *opened;
-        Result<std::vector<ClDevice>> all = list_devices(*api);
-        Result<ClDevice> chosen =
-            all.ok() ? select_device(*all, options.device) : Result<ClDevice>(all.error());
-        if (chosen.ok() && !chosen->capabilities.unavailable.empty()) {
-          chosen = Error{chosen->capabilities.unavailable};
-        }
-        if (chosen.ok()) {
-          device = *chosen;
-        } else {
-          device_error = chosen.error();
-        }
-      }
+  void find_device() {
+    Result<OpenClApi> opened = OpenClApi::open();
+    if (!opened.ok()) {
+      device_error = opened.error();
+      return;
     }
-    if (device_error) return *device_error;
-    return &*device;
+    api = *opened;
+    Result<std::vector<ClDevice>> all = list_devices(*api);
+    Result<ClDevice> chosen =
+        all.ok() ? select_device(*all, options.device) : Result<ClDevice>(all.error());
+    if (chosen.ok() && !chosen->capabilities.unavailable.empty()) {
+      chosen = Error{chosen->capabilities.unavailable};
+    }
+    if (!chosen.ok()) {
+      device_error = chosen.error();
+      return;
+    }
+    device = *chosen;
+    lanes = std::make_unique<DispatchLanes>(*api, *device, disk.get(), counts);
   }
 };
 
@@ -175,11 +116,14 @@ CompileOutcome OpenClBackend::compile_encoded(const Program& program, Encoding e
   return {Status::Ok, "", std::make_shared<OpenClProgram>(std::move(*lowered))};
 }
 
-/// A dispatch checked and its kernel found: what dispatch() and
-/// dispatch_runs() both need before they touch buffers.
+/// A dispatch checked, its lane taken and its kernel found: what dispatch()
+/// and dispatch_runs() both need before they touch buffers.
 struct OpenClBackend::Ready {
   const OpenClProgram* program = nullptr;
-  QueueHandles queue;
+  /// Handed back (with the dispatch's status, LaneLease::done) when the
+  /// dispatch is over.
+  std::optional<LaneLease> lease;
+  /// The lane's kernel object (kernel_for_lane).
   std::shared_ptr<const BuiltKernel> kernel;
   double setup_ms = 0;
 };
@@ -195,9 +139,11 @@ Result<OpenClBackend::Ready> OpenClBackend::ready(const CompiledProgram& compile
   const KernelInterface& iface = r.program->lowered().iface;
   if (Result<Ok> valid = clike::check_host_inputs(iface, inputs, grid); !valid.ok())
     return valid.error();
-  Result<QueueHandles> queue = state_->get_queue();
-  if (!queue.ok()) return queue.error();
-  r.queue = *queue;
+  Result<DispatchLanes*> lanes = state_->get_lanes();
+  if (!lanes.ok()) return lanes.error();
+  Result<LaneLease> lease = (*lanes)->take();
+  if (!lease.ok()) return lease.error();
+  r.lease.emplace(std::move(*lease));
   const ClDevice& device = *state_->device;
   if (auto limit = exceeded_limit(iface, inputs, grid, device.limits)) {
     status = Status::NotSupported;
@@ -206,12 +152,14 @@ Result<OpenClBackend::Ready> OpenClBackend::ready(const CompiledProgram& compile
   const auto setup_start = std::chrono::steady_clock::now();
   bool built = false;
   Result<std::shared_ptr<const BuiltKernel>> kernel =
-      r.queue.kernels->get(r.program->lowered().source, built);
+      r.lease->handles().kernels->get(r.program->lowered().source, built);
   if (!kernel.ok()) {
     status = Status::CompileError;
     return kernel.error();
   }
-  r.kernel = *kernel;
+  Result<std::shared_ptr<const BuiltKernel>> mine = kernel_for_lane(*kernel, r.lease->lane().index);
+  if (!mine.ok()) return Error{mine.error().message + " on " + device.capabilities.device_name};
+  r.kernel = *mine;
   r.setup_ms = built ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                                  setup_start)
                            .count()
@@ -232,12 +180,13 @@ DispatchOutcome OpenClBackend::dispatch(const CompiledProgram& compiled, const B
   Result<Ready> r = ready(compiled, inputs, grid, status);
   if (!r.ok()) return {status, r.error().message, {}, {}};
   const ClDevice& device = *state_->device;
+  DispatchLane& lane = r->lease->lane();
   const DispatchRequest request{*r->kernel, r->program->lowered().iface, inputs, grid,
                                 state_->options.fence_timeout};
-  DispatchOutcome outcome = run_dispatch(*state_->api, *r->queue.queue, *state_->buffers,
+  DispatchOutcome outcome = run_dispatch(*state_->api, *lane.queue, *lane.buffers,
                                          device.capabilities.device_name, request);
   outcome.timing.setup_ms = r->setup_ms;
-  state_->recover(outcome.status);
+  r->lease->done(outcome.status);
   return outcome;
 }
 
@@ -252,9 +201,11 @@ BatchOutcome OpenClBackend::dispatch_runs(const CompiledProgram& compiled, const
     outcome.message = r.error().message;
     return outcome;
   }
+  DispatchLane& lane = r->lease->lane();
   bool built = false;
   Result<std::shared_ptr<const BuiltKernel>> compare =
-      r->queue.kernels->get(kCompareKernelSource, built);
+      r->lease->handles().kernels->get(kCompareKernelSource, built);
+  if (compare.ok()) compare = kernel_for_lane(*compare, lane.index);
   if (!compare.ok()) {
     outcome.status = Status::Error;
     outcome.message = "the comparison kernel was not built: " + compare.error().message;
@@ -270,10 +221,10 @@ BatchOutcome OpenClBackend::dispatch_runs(const CompiledProgram& compiled, const
                              state_->options.fence_timeout,
                              kBatchSlotBytes,
                              state_->perturbed_run};
-  outcome = run_batch(*state_->api, *r->queue.queue, *state_->buffers,
-                      device.capabilities.device_name, request);
+  outcome =
+      run_batch(*state_->api, *lane.queue, *lane.buffers, device.capabilities.device_name, request);
   outcome.timing.setup_ms = r->setup_ms;
-  state_->recover(outcome.status);
+  r->lease->done(outcome.status);
   finish_batch_timing(
       outcome,
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
@@ -291,9 +242,18 @@ void OpenClBackend::prepare(const CompiledProgram& compiled) {
   // isolation) builds here too, under the prepare's own time limit; the
   // kernel is queued for the builder threads, which build queued kernels in
   // groups.
-  Result<QueueHandles> queue = state_->get_queue();
-  if (!queue.ok()) return;
-  queue->kernels->prepare(program->lowered().source);
+  Result<DispatchLanes*> lanes = state_->get_lanes();
+  if (!lanes.ok()) return;
+  Result<ContextHandles> context = (*lanes)->current();
+  if (!context.ok()) return;
+  context->kernels->prepare(program->lowered().source);
+}
+
+uint32_t OpenClBackend::concurrent_dispatches() const {
+  if (state_->options.dispatch_lanes != 0) return state_->options.dispatch_lanes;
+  Result<const ClDevice*> device = state_->get_device();
+  if (!device.ok()) return 1;
+  return default_dispatch_lanes((*device)->type, std::thread::hardware_concurrency());
 }
 
 uint64_t OpenClBackend::kernels_built() const {
@@ -319,7 +279,8 @@ std::optional<DriverCacheUse> OpenClBackend::driver_cache() const {
   return use;
 }
 uint64_t OpenClBackend::contexts_created() const {
-  return state_->contexts_created;
+  Result<DispatchLanes*> lanes = state_->get_lanes();
+  return lanes.ok() ? (*lanes)->contexts_created() : 0;
 }
 
 std::unique_ptr<Backend> make_opencl_backend(const BackendOptions& options) {

@@ -28,10 +28,12 @@ class OpenClProgram final : public CompiledProgram {
 
 /// A Backend over one OpenCL device.
 ///
-/// Dispatches run one at a time and wait for completion. A dispatch that does
-/// not finish within BackendOptions::fence_timeout is Status::Timeout and a
-/// kernel that ends in an execution error Status::DeviceLost; either way the
-/// context and queue are replaced and the next dispatch runs on fresh ones.
+/// Dispatches may come from several threads at once, each on a lane of its
+/// own (dispatch_lanes.h), and each waits for its completion. A dispatch
+/// that does not finish within BackendOptions::fence_timeout is
+/// Status::Timeout and a kernel that ends in an execution error
+/// Status::DeviceLost; either way the context is replaced and the next
+/// dispatch runs on a fresh one (a hung lane's queue is abandoned).
 /// A kernel the driver does not build is Status::CompileError at dispatch,
 /// with the build log.
 class OpenClBackend final : public Backend {
@@ -52,8 +54,14 @@ class OpenClBackend final : public Backend {
   BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
                              const Grid& grid, const BatchOptions& options) override;
   /// Test only: dispatch_runs overwrites word 0 of the first output of this
-  /// run (nullopt: none), as a nondeterministic program might.
+  /// run (nullopt: none), as a nondeterministic program might. Set it while
+  /// no dispatch runs.
   void perturb_run_for_testing(std::optional<uint32_t> run);
+  /// BackendOptions::dispatch_lanes when set; else default_dispatch_lanes
+  /// (dispatch_lanes.h) of the device, 1 without a usable one. Opens the
+  /// device if no call did yet (an isolated child answers after probe(),
+  /// in its hello, so the parent sees the device's answer).
+  uint32_t concurrent_dispatches() const override;
 
   /// compile() lowers on the calling thread, and prepare() builds the
   /// kernel in the context the dispatches use, under the backend's lock for

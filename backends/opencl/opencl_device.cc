@@ -153,23 +153,35 @@ Result<ClDevice> select_device(const std::vector<ClDevice>& devices, std::string
                "`; devices:" + describe(devices)};
 }
 
-Result<std::unique_ptr<ClQueue>> ClQueue::create(const OpenClApi& api, const ClDevice& device) {
-  std::unique_ptr<ClQueue> q(new ClQueue(api, device.device));
-  if ((device.type & CL_DEVICE_TYPE_GPU) != 0) q->spin_wait_ = kGpuSpinWait;
+Result<std::shared_ptr<ClContext>> ClContext::create(const OpenClApi& api, const ClDevice& device) {
+  std::shared_ptr<ClContext> c(new ClContext(api, device.device));
   const cl_context_properties properties[] = {
       CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device.platform), 0};
   cl_int error = CL_SUCCESS;
-  q->context_ = api.clCreateContext(properties, 1, &device.device, nullptr, nullptr, &error);
-  if (q->context_ == nullptr) {
+  c->context_ = api.clCreateContext(properties, 1, &device.device, nullptr, nullptr, &error);
+  if (c->context_ == nullptr) {
     return Error{"cannot create an OpenCL context on " + device.capabilities.device_name + ": " +
                  cl_error_name(error)};
   }
+  return c;
+}
+
+ClContext::~ClContext() {
+  if (!abandoned_ && context_ != nullptr) api_.clReleaseContext(context_);
+}
+
+Result<std::unique_ptr<ClQueue>> ClQueue::create(const OpenClApi& api,
+                                                 std::shared_ptr<ClContext> context,
+                                                 const ClDevice& device) {
+  std::unique_ptr<ClQueue> q(new ClQueue(api, std::move(context)));
+  if ((device.type & CL_DEVICE_TYPE_GPU) != 0) q->spin_wait_ = kGpuSpinWait;
   // Profiled where the device can, so that kernels report the device's own
   // time; a device that cannot profile still runs everything, unmeasured.
+  cl_int error = CL_SUCCESS;
   q->queue_ =
-      api.clCreateCommandQueue(q->context_, device.device, CL_QUEUE_PROFILING_ENABLE, &error);
+      api.clCreateCommandQueue(q->context(), device.device, CL_QUEUE_PROFILING_ENABLE, &error);
   if (q->queue_ == nullptr && error == CL_INVALID_QUEUE_PROPERTIES) {
-    q->queue_ = api.clCreateCommandQueue(q->context_, device.device, 0, &error);
+    q->queue_ = api.clCreateCommandQueue(q->context(), device.device, 0, &error);
   }
   if (q->queue_ == nullptr) {
     return Error{"cannot create an OpenCL command queue on " + device.capabilities.device_name +
@@ -178,10 +190,14 @@ Result<std::unique_ptr<ClQueue>> ClQueue::create(const OpenClApi& api, const ClD
   return q;
 }
 
+Result<std::unique_ptr<ClQueue>> ClQueue::create(const OpenClApi& api, const ClDevice& device) {
+  Result<std::shared_ptr<ClContext>> context = ClContext::create(api, device);
+  if (!context.ok()) return context.error();
+  return create(api, std::move(*context), device);
+}
+
 ClQueue::~ClQueue() {
-  if (abandoned_) return;
-  if (queue_ != nullptr) api_.clReleaseCommandQueue(queue_);
-  if (context_ != nullptr) api_.clReleaseContext(context_);
+  if (!abandoned_ && queue_ != nullptr) api_.clReleaseCommandQueue(queue_);
 }
 
 }  // namespace vyre::opencl

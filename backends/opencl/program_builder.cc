@@ -42,11 +42,31 @@ std::vector<uint8_t> program_binary(const OpenClApi& api, cl_program program) {
 }  // namespace
 
 BuiltProgram::~BuiltProgram() {
-  if (!queue_->abandoned()) api_.clReleaseProgram(program_);
+  if (!context_->abandoned()) api_.clReleaseProgram(program_);
 }
 
 BuiltKernel::~BuiltKernel() {
-  if (kernel != nullptr && !program->queue().abandoned()) program->api().clReleaseKernel(kernel);
+  if (kernel != nullptr && !program->context().abandoned()) program->api().clReleaseKernel(kernel);
+}
+
+Result<std::shared_ptr<const BuiltKernel>> kernel_for_lane(
+    const std::shared_ptr<const BuiltKernel>& kernel, size_t lane) {
+  if (lane == 0) return kernel;
+  std::lock_guard lock(kernel->lanes_mutex_);
+  if (kernel->lanes_.size() < lane) kernel->lanes_.resize(lane);
+  std::shared_ptr<const BuiltKernel>& mine = kernel->lanes_[lane - 1];
+  if (mine) return mine;
+  cl_int error = CL_SUCCESS;
+  cl_kernel made = kernel->program->api().clCreateKernel(kernel->program->program(),
+                                                         kernel->name.c_str(), &error);
+  if (made == nullptr) {
+    return Error{"clCreateKernel failed for dispatch lane " + std::to_string(lane) + ": " +
+                 cl_error_name(error)};
+  }
+  auto built = std::make_shared<BuiltKernel>(kernel->program, made, kernel->name);
+  built->max_work_group_size = kernel->max_work_group_size;
+  mine = std::move(built);
+  return mine;
 }
 
 std::string build_options_of(std::string_view text) {
@@ -55,11 +75,11 @@ std::string build_options_of(std::string_view text) {
   return options;
 }
 
-ProgramBuilder::ProgramBuilder(const OpenClApi& api, std::shared_ptr<const ClQueue> queue,
+ProgramBuilder::ProgramBuilder(const OpenClApi& api, std::shared_ptr<const ClContext> context,
                                DiskCache* disk, std::string device_key, std::string device_name,
                                std::shared_ptr<BuildCounts> counts)
     : api_(api),
-      queue_(std::move(queue)),
+      context_(std::move(context)),
       disk_(disk),
       device_key_(std::move(device_key)),
       device_name_(std::move(device_name)),
@@ -158,10 +178,10 @@ std::shared_ptr<const BuiltProgram> ProgramBuilder::load_program(const std::stri
   if (!binary || binary->empty()) return nullptr;
   const size_t length = binary->size();
   const unsigned char* bytes = binary->data();
-  cl_device_id device = queue_->device();
+  cl_device_id device = context_->device();
   cl_int binary_status = CL_SUCCESS;
   cl_int error = CL_SUCCESS;
-  cl_program program = api_.clCreateProgramWithBinary(queue_->context(), 1, &device, &length,
+  cl_program program = api_.clCreateProgramWithBinary(context_->context(), 1, &device, &length,
                                                       &bytes, &binary_status, &error);
   const auto refused = [&]() -> std::shared_ptr<const BuiltProgram> {
     ++counts_->binaries_refused;
@@ -170,7 +190,7 @@ std::shared_ptr<const BuiltProgram> ProgramBuilder::load_program(const std::stri
     return nullptr;
   };
   if (program == nullptr) return refused();
-  auto held = std::make_shared<const BuiltProgram>(api_, queue_, program);
+  auto held = std::make_shared<const BuiltProgram>(api_, context_, program);
   // A binary the driver does not take (another driver version wrote it under
   // a colliding key, or it is damaged in a way the digest cannot see) is a
   // miss: the kernel is built from source.
@@ -188,13 +208,13 @@ Result<std::shared_ptr<const BuiltProgram>> ProgramBuilder::build_program(const 
   const size_t length = text.size();
   cl_int error = CL_SUCCESS;
   cl_program program =
-      api_.clCreateProgramWithSource(queue_->context(), 1, &source, &length, &error);
+      api_.clCreateProgramWithSource(context_->context(), 1, &source, &length, &error);
   if (program == nullptr) {
     return Error{"clCreateProgramWithSource failed on " + device_name_ + ": " +
                  cl_error_name(error)};
   }
-  auto held = std::make_shared<const BuiltProgram>(api_, queue_, program);
-  cl_device_id device = queue_->device();
+  auto held = std::make_shared<const BuiltProgram>(api_, context_, program);
+  cl_device_id device = context_->device();
   ++counts_->programs_built;
   const std::string options = build_options_of(text);
   error = api_.clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr);
@@ -213,9 +233,9 @@ Result<std::shared_ptr<const BuiltKernel>> ProgramBuilder::make_kernel(
   if (kernel == nullptr) {
     return Error{"clCreateKernel failed on " + device_name_ + ": " + cl_error_name(error)};
   }
-  auto built = std::make_shared<BuiltKernel>(std::move(program), kernel);
+  auto built = std::make_shared<BuiltKernel>(std::move(program), kernel, name);
   size_t work_group_size = 0;
-  api_.clGetKernelWorkGroupInfo(kernel, queue_->device(), CL_KERNEL_WORK_GROUP_SIZE,
+  api_.clGetKernelWorkGroupInfo(kernel, context_->device(), CL_KERNEL_WORK_GROUP_SIZE,
                                 sizeof work_group_size, &work_group_size, nullptr);
   built->max_work_group_size = work_group_size;
   return std::shared_ptr<const BuiltKernel>(std::move(built));

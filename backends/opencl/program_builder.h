@@ -33,40 +33,59 @@ inline constexpr std::string_view kOptDisableLine = "// vyre encoding: cl-opt-di
 /// `-cl-opt-disable` after kOptDisableLine.
 std::string build_options_of(std::string_view text);
 
-/// One built program; released when its last kernel goes, unless its queue
-/// was abandoned with work that may still use it.
+/// One built program; released when its last kernel goes, unless its
+/// context was abandoned with work that may still use it.
 class BuiltProgram {
  public:
-  BuiltProgram(const OpenClApi& api, std::shared_ptr<const ClQueue> queue, cl_program program)
-      : api_(api), queue_(std::move(queue)), program_(program) {}
+  BuiltProgram(const OpenClApi& api, std::shared_ptr<const ClContext> context, cl_program program)
+      : api_(api), context_(std::move(context)), program_(program) {}
   ~BuiltProgram();
   BuiltProgram(const BuiltProgram&) = delete;
   BuiltProgram& operator=(const BuiltProgram&) = delete;
 
   cl_program program() const { return program_; }
   const OpenClApi& api() const { return api_; }
-  const ClQueue& queue() const { return *queue_; }
+  const ClContext& context() const { return *context_; }
 
  private:
   const OpenClApi& api_;
-  std::shared_ptr<const ClQueue> queue_;  // The context outlives every program built in it.
+  std::shared_ptr<const ClContext> context_;  // It outlives every program built in it.
   cl_program program_;
 };
 
 /// One kernel of a built program.
 struct BuiltKernel {
-  BuiltKernel(std::shared_ptr<const BuiltProgram> from, cl_kernel k)
-      : program(std::move(from)), kernel(k) {}
+  BuiltKernel(std::shared_ptr<const BuiltProgram> from, cl_kernel k, std::string kernel_name)
+      : program(std::move(from)), kernel(k), name(std::move(kernel_name)) {}
   ~BuiltKernel();
   BuiltKernel(const BuiltKernel&) = delete;
   BuiltKernel& operator=(const BuiltKernel&) = delete;
 
   std::shared_ptr<const BuiltProgram> program;
   cl_kernel kernel = nullptr;
+  /// Its kernel function's name in `program`.
+  std::string name;
   /// CL_KERNEL_WORK_GROUP_SIZE: the most invocations per workgroup this
   /// kernel can run with on the device (may be below the device's limit).
   uint64_t max_work_group_size = 0;
+
+ private:
+  friend Result<std::shared_ptr<const BuiltKernel>> kernel_for_lane(
+      const std::shared_ptr<const BuiltKernel>& kernel, size_t lane);
+  mutable std::mutex lanes_mutex_;  ///< Guards lanes_.
+  /// The kernel objects of dispatch lanes 1, 2, ... (lane i at i - 1; null
+  /// until that lane first dispatches this kernel).
+  mutable std::vector<std::shared_ptr<const BuiltKernel>> lanes_;
 };
+
+/// The kernel object of `kernel` that dispatch lane `lane` sets arguments on
+/// and enqueues: lane 0 uses `kernel` itself, every other lane a kernel
+/// object of its own, made from the same program on its first use and kept
+/// as long as `kernel` is. Two threads must never set arguments on one
+/// kernel object (OpenCL 1.2, appendix A.2), and each lane is one
+/// dispatching thread's at a time. Errors: clCreateKernel failed.
+Result<std::shared_ptr<const BuiltKernel>> kernel_for_lane(
+    const std::shared_ptr<const BuiltKernel>& kernel, size_t lane);
 
 /// What the builders of a backend did (all its contexts), for the report.
 struct BuildCounts {
@@ -76,12 +95,12 @@ struct BuildCounts {
   std::atomic<uint64_t> binaries_refused{0};  ///< Cached binaries the driver would not load.
 };
 
-/// Builds kernels on one queue's context. Thread-safe.
+/// Builds kernels in one context. Thread-safe.
 class ProgramBuilder {
  public:
   /// `disk` may be null (no disk cache); `device_key` names the device,
   /// driver and build options in the cache keys; `counts` is added to.
-  ProgramBuilder(const OpenClApi& api, std::shared_ptr<const ClQueue> queue, DiskCache* disk,
+  ProgramBuilder(const OpenClApi& api, std::shared_ptr<const ClContext> context, DiskCache* disk,
                  std::string device_key, std::string device_name,
                  std::shared_ptr<BuildCounts> counts);
 
@@ -106,7 +125,7 @@ class ProgramBuilder {
   std::string program_key(const std::string& digest) const;
 
   const OpenClApi& api_;
-  std::shared_ptr<const ClQueue> queue_;
+  std::shared_ptr<const ClContext> context_;
   DiskCache* disk_;
   std::string device_key_;
   std::string device_name_;

@@ -52,7 +52,7 @@ class ProgramBuilderTest : public ::testing::Test {
 
   std::unique_ptr<ProgramBuilder> builder(const std::string& key = "test device") {
     counts_ = std::make_shared<BuildCounts>();
-    return std::make_unique<ProgramBuilder>(api_, queue_, disk_.get(), key,
+    return std::make_unique<ProgramBuilder>(api_, queue_->shared_context(), disk_.get(), key,
                                             device_.capabilities.device_name, counts_);
   }
 

@@ -1,0 +1,134 @@
+// The context a backend dispatches in and its dispatch lanes. Dispatches may
+// come from several threads at once (Backend::concurrent_dispatches); each
+// takes a lane, which one dispatch holds at a time: its own in-order queue,
+// its own buffer pool and its own kernel objects (kernel_for_lane), since
+// two threads must never set arguments on one cl_kernel (OpenCL 1.2,
+// appendix A.2). The context, its kernel cache and builder threads, and the
+// disk cache are shared. Design: DESIGN.md ("Threads and dispatch lanes").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/disk_cache.h"
+#include "backends/opencl/buffer_pool.h"
+#include "backends/opencl/kernel_cache.h"
+#include "backends/opencl/opencl_device.h"
+
+namespace vyre::opencl {
+
+/// The current context and its built kernels, as a caller holds them:
+/// shared, so a compile worker building a kernel keeps them alive through a
+/// recovery that replaces them.
+struct ContextHandles {
+  std::shared_ptr<ClContext> context;
+  std::shared_ptr<KernelCache> kernels;
+};
+
+/// One dispatching thread's part of a context.
+struct DispatchLane {
+  /// Which kernel object of each kernel this lane uses (kernel_for_lane).
+  size_t index = 0;
+  std::unique_ptr<ClQueue> queue;
+  /// Buffers on `queue`'s context, which remember what this lane's
+  /// dispatches left in them (buffer_pool.h).
+  std::unique_ptr<BufferPool> buffers;
+  /// The thread that last held it: a thread gets its own lane back when it
+  /// is free, with the buffers its last dispatch left.
+  std::thread::id last_thread;
+};
+
+/// Most dispatches a GPU device runs at once by default, as many as the
+/// certifier runs cases side by side.
+inline constexpr uint32_t kMaxGpuDispatchLanes = 4;
+
+/// How many dispatches a device of `type` runs at once by default on a host
+/// of `host_cores` (0: unknown): on a GPU one per core, at most
+/// kMaxGpuDispatchLanes, so that one thread's host work overlaps another's
+/// kernel; 1 on any other device (PoCL on a CPU: one kernel already runs on
+/// every core, and a second would only share them).
+uint32_t default_dispatch_lanes(cl_device_type type, unsigned host_cores);
+
+class DispatchLanes;
+/// One context with its kernels and its idle lanes (dispatch_lanes.cc).
+struct LaneContext;
+
+/// A lane held by one dispatch, handed back when the lease ends with the
+/// dispatch's status (done), which decides whether the lane and its
+/// context stay in use.
+class LaneLease {
+ public:
+  LaneLease(LaneLease&& other) noexcept = default;
+  LaneLease& operator=(LaneLease&&) = delete;
+  LaneLease(const LaneLease&) = delete;
+  LaneLease& operator=(const LaneLease&) = delete;
+  ~LaneLease();
+
+  /// The lane, and the context and kernels it belongs to.
+  DispatchLane& lane() { return *lane_; }
+  const ContextHandles& handles() const;
+  /// Records the status the dispatch ended with (Status::Ok unless called).
+  void done(Status status) { status_ = status; }
+
+ private:
+  friend class DispatchLanes;
+  LaneLease(DispatchLanes* owner, std::shared_ptr<LaneContext> context,
+            std::unique_ptr<DispatchLane> lane);
+
+  DispatchLanes* owner_ = nullptr;
+  std::shared_ptr<LaneContext> context_;
+  std::unique_ptr<DispatchLane> lane_;
+  Status status_ = Status::Ok;
+};
+
+/// The context dispatches run in, replaced after a hang or a device loss,
+/// and the idle lanes on it. Thread-safe.
+class DispatchLanes {
+ public:
+  /// Contexts on `device`, through `api` (both must outlive this); builders
+  /// use `disk` (may be null) and add to `counts`.
+  DispatchLanes(const OpenClApi& api, const ClDevice& device, DiskCache* disk,
+                std::shared_ptr<BuildCounts> counts);
+  /// Lets go of the current context; queues abandoned with hung work are
+  /// never released.
+  ~DispatchLanes();
+  DispatchLanes(const DispatchLanes&) = delete;
+  DispatchLanes& operator=(const DispatchLanes&) = delete;
+
+  /// The current context and its kernel cache, created on first use and
+  /// after each recovery.
+  Result<ContextHandles> current();
+  /// A lane of the current context for the calling thread: the one it held
+  /// last if that is idle, else any idle one, else a new one (so there are
+  /// as many lanes as dispatches ever ran at once).
+  Result<LaneLease> take();
+  /// Contexts created so far.
+  uint64_t contexts_created() const;
+
+ private:
+  friend class LaneLease;
+  /// The lease's end: after a hang (the lane's queue was abandoned) the
+  /// queue is kept, never released, and the context replaced; after a
+  /// device loss the lane is released and the context replaced; otherwise
+  /// the lane waits for the next dispatch, unless its context was replaced
+  /// meanwhile.
+  void give_back(std::shared_ptr<LaneContext> context, std::unique_ptr<DispatchLane> lane,
+                 Status status);
+  Result<std::shared_ptr<LaneContext>> current_locked();
+
+  const OpenClApi& api_;
+  const ClDevice& device_;
+  DiskCache* disk_;
+  std::shared_ptr<BuildCounts> counts_;
+  mutable std::mutex mutex_;  ///< Guards everything below and each context's idle lanes.
+  // Queues abandoned with hung work: never released (see ClQueue).
+  std::vector<std::unique_ptr<ClQueue>> abandoned_;
+  std::shared_ptr<LaneContext> current_;
+  uint64_t contexts_created_ = 0;
+};
+
+}  // namespace vyre::opencl
