@@ -2,8 +2,8 @@
 // bytes and statuses as single dispatches and the reference interpreter on
 // the spec-table and execution-model cases, fresh outputs for every run, a
 // differing run reported with its bytes (scratch buffers neither compared
-// nor returned), failures per run; and the disk
-// cache seen through the backend.
+// nor returned), failures per run; and the disk cache seen through the
+// backend.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
