@@ -47,9 +47,9 @@ bool judge_batch(const BatchOutcome& batch, const BatchOptions& options, const V
   // list gave exactly run 0's bytes, and each listed one is judged too.
   std::vector<std::pair<uint32_t, const BufferSet*>> judged = {{0, &batch.first_outputs}};
   for (const DifferingRun& d : batch.differing) judged.emplace_back(d.run, &d.outputs);
+  // A differing run comes back without its scratch buffers; run 0 whole.
+  const std::vector<std::string> none;
   for (const auto& [run, outputs] : judged) {
-    // A differing run comes back without its scratch buffers; run 0 whole.
-    const std::vector<std::string> none;
     if (auto malformed = output_shape_problem(v.test_case.program, inputs, *outputs,
                                               run == 0 ? none : options.scratch)) {
       record_failure(r, Verdict::BadOutput, "dispatch: " + *malformed, where(run), inputs, expected,
