@@ -121,12 +121,21 @@ struct BatchOptions {
   /// nondeterminism; a case judged canonically (graph.bfs findings, whose
   /// raw order may differ between correct runs) needs every one.
   uint32_t reported_differing = kMaxReportedDifferingRuns;
+  /// Read_write buffers whose bytes the caller does not judge (graph.bfs's
+  /// visited_set and bfs_queue: working memory whose contents any correct
+  /// run may leave differently). A run that differs from run 0 only in
+  /// these is not a differing run (neither counted nor returned); a
+  /// differing run comes back without them, so they are never read back
+  /// for it. Run 0's first_outputs keep every buffer (reports and repros
+  /// show them). A name that is no read_write buffer of the program changes
+  /// nothing.
+  std::vector<std::string> scratch = {};
 };
 
 /// A run whose outputs differ from run 0's.
 struct DifferingRun {
   uint32_t run = 0;
-  BufferSet outputs;  ///< Every read_write buffer of that run.
+  BufferSet outputs;  ///< Every read_write buffer of that run but BatchOptions::scratch.
 };
 
 /// Wall times of a batch.
@@ -143,7 +152,7 @@ struct BatchTiming {
 
 /// Result of dispatch_runs. The runner judges run 0's bytes against the
 /// reference and treats every run in `differing` as a deviation; runs not
-/// listed produced exactly run 0's bytes.
+/// listed produced exactly run 0's bytes (scratch buffers aside).
 struct BatchOutcome {
   /// Ok when every run finished; otherwise the first failing run's status.
   Status status = Status::Error;
@@ -153,7 +162,8 @@ struct BatchOutcome {
   /// Run 0's read_write buffers, when status is Ok.
   BufferSet first_outputs;
   /// The first BatchOptions::reported_differing runs whose outputs differ
-  /// from run 0's, by increasing run index, with their bytes.
+  /// from run 0's outside BatchOptions::scratch, by increasing run index,
+  /// with their bytes (scratch left out).
   std::vector<DifferingRun> differing;
   /// How many runs differ from run 0 in all (may exceed differing.size()).
   uint32_t differing_runs = 0;
@@ -229,10 +239,21 @@ class Backend {
   virtual HostedRunsOutcome run_hosted(const HostedWork& work, const HostedRunsOptions& options);
 };
 
-/// Records run `run`'s outputs in `outcome` (the first run's, or a differing
-/// one) while a batch is assembled; shared by dispatch_runs implementations.
-/// Keeps at most `reported` differing runs' bytes (BatchOptions::reported_differing).
-void record_run_outputs(BatchOutcome& outcome, uint32_t run, BufferSet outputs, uint32_t reported);
+/// Records run `run`'s outputs in `outcome` (the first run's whole, or a
+/// differing one without options.scratch) while a batch is assembled; shared
+/// by dispatch_runs implementations. A run equal to run 0 outside
+/// options.scratch is not recorded; at most options.reported_differing
+/// differing runs keep their bytes, the rest are counted.
+void record_run_outputs(BatchOutcome& outcome, uint32_t run, BufferSet outputs,
+                        const BatchOptions& options);
+
+/// Whether `name` is one of options.scratch.
+bool is_scratch(const BatchOptions& options, std::string_view name);
+
+/// Whether a run's `outputs` equal run 0's `first` in every buffer outside
+/// options.scratch (a scratch buffer may be missing from either).
+bool same_judged_outputs(const BufferSet& first, const BufferSet& outputs,
+                         const BatchOptions& options);
 
 /// Fills timing.total_ms and per_dispatch_us from the batch's wall time.
 void finish_batch_timing(BatchOutcome& outcome, double total_ms);

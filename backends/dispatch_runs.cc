@@ -7,14 +7,35 @@
 
 namespace vyre {
 
-void record_run_outputs(BatchOutcome& outcome, uint32_t run, BufferSet outputs, uint32_t reported) {
+bool is_scratch(const BatchOptions& options, std::string_view name) {
+  return std::find(options.scratch.begin(), options.scratch.end(), name) != options.scratch.end();
+}
+
+bool same_judged_outputs(const BufferSet& first, const BufferSet& outputs,
+                         const BatchOptions& options) {
+  if (options.scratch.empty()) return first == outputs;
+  // Both directions: a judged buffer only one of them has is a difference.
+  for (const auto& [name, bytes] : first) {
+    if (is_scratch(options, name)) continue;
+    const auto other = outputs.find(name);
+    if (other == outputs.end() || other->second != bytes) return false;
+  }
+  for (const auto& [name, bytes] : outputs) {
+    if (!is_scratch(options, name) && !first.contains(name)) return false;
+  }
+  return true;
+}
+
+void record_run_outputs(BatchOutcome& outcome, uint32_t run, BufferSet outputs,
+                        const BatchOptions& options) {
   if (run == 0) {
     outcome.first_outputs = std::move(outputs);
     return;
   }
-  if (outputs == outcome.first_outputs) return;
+  if (same_judged_outputs(outcome.first_outputs, outputs, options)) return;
   ++outcome.differing_runs;
-  if (outcome.differing.size() < reported) {
+  if (outcome.differing.size() < options.reported_differing) {
+    for (const std::string& name : options.scratch) outputs.erase(name);
     outcome.differing.push_back({run, std::move(outputs)});
   }
 }
@@ -54,7 +75,7 @@ BatchOutcome Backend::dispatch_runs(const CompiledProgram& program, const Buffer
       outcome.first_outputs.clear();
       break;
     }
-    record_run_outputs(outcome, run, std::move(one.outputs), options.reported_differing);
+    record_run_outputs(outcome, run, std::move(one.outputs), options);
   }
   finish_batch_timing(
       outcome,

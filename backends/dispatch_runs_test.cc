@@ -1,9 +1,11 @@
 // The default dispatch_runs (a loop over dispatch()), checked with a stub
-// backend that scripts every run's outcome, and the reference backend's
-// parallel dispatch_runs against its own dispatch() and hand-computed bytes.
+// backend that scripts every run's outcome (scratch buffers included), and
+// the reference backend's parallel dispatch_runs against its own dispatch()
+// and hand-computed bytes.
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "backends/backend.h"
 #include "backends/reference_backend.h"
@@ -93,6 +95,94 @@ TEST(DefaultDispatchRuns, ZeroRunsRunsOnce) {
   EXPECT_EQ(batch.dispatches, 1u);
 }
 
+/// Run n returns {"out": {byte}} as StubBackend does, and {"work": {n}}:
+/// a scratch buffer that differs in every run, as graph.bfs's visited_set
+/// may.
+class ScratchStubBackend final : public Backend {
+ public:
+  std::map<uint32_t, uint8_t> bytes;
+  /// Runs that return no "out" buffer at all.
+  std::set<uint32_t> without_out;
+  uint32_t dispatched = 0;
+
+  std::string name() const override { return "scratch-stub"; }
+  Capabilities probe() override { return {}; }
+  CompileOutcome compile(const Program&) override {
+    return {Status::Ok, "", std::make_shared<StubProgram>()};
+  }
+  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet&, const Grid&) override {
+    const uint32_t run = dispatched++;
+    BufferSet outputs{{"work", {static_cast<uint8_t>(run)}}};
+    const auto it = bytes.find(run);
+    if (!without_out.contains(run)) outputs["out"] = {it == bytes.end() ? uint8_t{7} : it->second};
+    return {Status::Ok, "", std::move(outputs), {}};
+  }
+};
+
+BatchOptions with_scratch(uint32_t runs, std::vector<std::string> scratch) {
+  BatchOptions options;
+  options.runs = runs;
+  options.reported_differing = runs;
+  options.scratch = std::move(scratch);
+  return options;
+}
+
+TEST(DefaultDispatchRuns, RunsDifferingOnlyInScratchAreNeitherCountedNorReturned) {
+  ScratchStubBackend stub;
+  const BatchOutcome batch =
+      stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(20, {"work"}));
+  ASSERT_EQ(batch.status, Status::Ok);
+  EXPECT_EQ(batch.differing_runs, 0u);
+  EXPECT_TRUE(batch.differing.empty());
+  // Run 0 keeps its scratch buffer for reports and repros.
+  EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", {7}}, {"work", {0}}}));
+}
+
+TEST(DefaultDispatchRuns, WithoutScratchEveryRunDiffersInTheWorkBuffer) {
+  ScratchStubBackend stub;
+  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(20, {}));
+  EXPECT_EQ(batch.differing_runs, 19u);
+  ASSERT_EQ(batch.differing.size(), 19u);
+  EXPECT_EQ(batch.differing[0].outputs, (BufferSet{{"out", {7}}, {"work", {1}}}));
+}
+
+TEST(DefaultDispatchRuns, ARunDifferingInAJudgedBufferComesBackWithoutScratch) {
+  ScratchStubBackend stub;
+  stub.bytes = {{4, 1}, {9, 2}};
+  const BatchOutcome batch =
+      stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(12, {"work", "absent"}));
+  ASSERT_EQ(batch.status, Status::Ok);
+  EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", {7}}, {"work", {0}}}));
+  EXPECT_EQ(batch.differing_runs, 2u);
+  ASSERT_EQ(batch.differing.size(), 2u);
+  EXPECT_EQ(batch.differing[0].run, 4u);
+  EXPECT_EQ(batch.differing[0].outputs, (BufferSet{{"out", {1}}}));
+  EXPECT_EQ(batch.differing[1].run, 9u);
+  EXPECT_EQ(batch.differing[1].outputs, (BufferSet{{"out", {2}}}));
+}
+
+TEST(DefaultDispatchRuns, AJudgedBufferMissingFromARunMakesItDiffer) {
+  ScratchStubBackend stub;
+  stub.without_out = {3};
+  const BatchOutcome batch =
+      stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(5, {"work"}));
+  EXPECT_EQ(batch.differing_runs, 1u);
+  ASSERT_EQ(batch.differing.size(), 1u);
+  EXPECT_EQ(batch.differing[0].run, 3u);
+  EXPECT_TRUE(batch.differing[0].outputs.empty());
+}
+
+TEST(SameJudgedOutputs, ComparesEveryBufferButScratchBothWays) {
+  const BatchOptions scratch = with_scratch(2, {"s"});
+  const BufferSet first{{"a", {1}}, {"s", {2}}};
+  EXPECT_TRUE(same_judged_outputs(first, {{"a", {1}}}, scratch));
+  EXPECT_TRUE(same_judged_outputs(first, {{"a", {1}}, {"s", {9}}}, scratch));
+  EXPECT_FALSE(same_judged_outputs(first, {{"a", {3}}}, scratch));
+  EXPECT_FALSE(same_judged_outputs(first, {{"a", {1}}, {"b", {1}}}, scratch));
+  EXPECT_FALSE(same_judged_outputs(first, {{"s", {2}}}, scratch));
+  EXPECT_FALSE(same_judged_outputs(first, {{"a", {1}}}, with_scratch(2, {})));
+}
+
 ByteBuffer words(std::initializer_list<uint32_t> values) {
   ByteBuffer bytes;
   for (uint32_t v : values) {
@@ -116,6 +206,26 @@ TEST(ReferenceDispatchRuns, EveryRunStartsFromTheGivenBytes) {
   EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", words({20})}}));
   EXPECT_EQ(batch.differing_runs, 0u);
   EXPECT_EQ(batch.dispatches, 50u);
+}
+
+TEST(ReferenceDispatchRuns, ScratchStaysInRunZeroAndMakesNoRunDiffer) {
+  auto backend = make_reference_backend({});
+  // out[0] = 3; work[0] = 4 (the reference's runs never differ: this checks
+  // that naming scratch keeps run 0 whole and reports nothing).
+  const Program p{
+      {storage("out", 0, BufferAccess::ReadWrite), storage("work", 1, BufferAccess::ReadWrite)},
+      {1, 1, 1},
+      {store("out", u32(0), u32(3)), store("work", u32(0), u32(4))}};
+  CompileOutcome compiled = backend->compile(p);
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  const BatchOutcome batch =
+      backend->dispatch_runs(*compiled.program, {{"out", words({0})}, {"work", words({0})}}, Grid{},
+                             with_scratch(30, {"work"}));
+  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+  EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", words({3})}, {"work", words({4})}}));
+  EXPECT_EQ(batch.differing_runs, 0u);
+  EXPECT_TRUE(batch.differing.empty());
+  EXPECT_EQ(batch.dispatches, 30u);
 }
 
 TEST(ReferenceDispatchRuns, AFailingProgramFailsTheBatch) {

@@ -129,9 +129,9 @@ class ReferenceBackend final : public Backend {
     } else {
       outcome.status = Status::Ok;
       const bool parallel = first.timing.execute_ms >= kParallelRunMinMs;
-      record_run_outputs(outcome, 0, std::move(first.outputs), options.reported_differing);
-      run_rest_in_parallel(compiled, inputs, grid, runs, parallel ? threads() : 1,
-                           options.reported_differing, outcome);
+      record_run_outputs(outcome, 0, std::move(first.outputs), options);
+      run_rest_in_parallel(compiled, inputs, grid, runs, parallel ? threads() : 1, options,
+                           outcome);
     }
     outcome.submissions = outcome.dispatches;
     finish_batch_timing(
@@ -181,10 +181,12 @@ class ReferenceBackend final : public Backend {
   uint32_t threads() const { return host_threads_ != 0 ? host_threads_ : ::vyre::host_threads(); }
 
   /// Runs 1..runs-1 on min(max_threads, runs - 1) threads; keeps the lowest-indexed
-  /// differing runs and the lowest-indexed failure, as a serial loop would.
+  /// differing runs (without options.scratch) and the lowest-indexed failure,
+  /// as a serial loop would.
   void run_rest_in_parallel(const CompiledProgram& compiled, const BufferSet& inputs,
                             const Grid& grid, uint32_t runs, uint32_t max_threads,
-                            uint32_t reported, BatchOutcome& outcome) {
+                            const BatchOptions& options, BatchOutcome& outcome) {
+    const uint32_t reported = options.reported_differing;
     if (runs <= 1) return;
     const auto by_run = [](const DifferingRun& a, const DifferingRun& b) { return a.run < b.run; };
     std::mutex mutex;
@@ -194,13 +196,15 @@ class ReferenceBackend final : public Backend {
     parallel_for(runs - 1, max_threads, [&](size_t i) {
       const uint32_t run = static_cast<uint32_t>(i + 1);
       DispatchOutcome one = interpret(compiled, inputs, grid, /*checks=*/false);
-      const bool same = one.status == Status::Ok && one.outputs == outcome.first_outputs;
+      const bool same = one.status == Status::Ok &&
+                        same_judged_outputs(outcome.first_outputs, one.outputs, options);
       std::lock_guard lock(mutex);
       ++outcome.dispatches;
       if (one.status != Status::Ok) {
         if (!failure || run < failure->first) failure.emplace(run, std::move(one));
       } else if (!same) {
         ++differing_runs;
+        for (const std::string& name : options.scratch) one.outputs.erase(name);
         differing.push_back({run, std::move(one.outputs)});
         std::sort(differing.begin(), differing.end(), by_run);
         if (differing.size() > reported) differing.pop_back();

@@ -85,6 +85,9 @@ struct Binding {
   const ByteBuffer* bytes = nullptr;
   uint64_t size = 0;  ///< Device bytes (whole words, at least 16).
   bool output = false;
+  /// An output the caller does not judge (BatchOptions::scratch): only run
+  /// 0's bytes of it are read back.
+  bool scratch = false;
   CUdeviceptr resident = 0;  ///< The shared copy, or the pristine one.
   CUdeviceptr slots = 0;     ///< Outputs: `stride` bytes per slot (== resident for one run).
   uint64_t stride = 0;
@@ -143,6 +146,7 @@ class Batch {
       binding.bytes = &r_.inputs.at(b.name);
       binding.size = device_buffer_bytes(binding.bytes->size());
       binding.output = b.access == BufferAccess::ReadWrite;
+      binding.scratch = binding.output && is_scratch(r_.options, b.name);
       binding.stride = slot_stride(binding.size);
       // Fits a u32: exceeded_limit keeps every buffer within device memory,
       // and S1 counts elements of at least 4 bytes (Bytes: backing words).
@@ -275,7 +279,8 @@ class Batch {
     }
   }
 
-  /// Control words, then each run's outputs, recorded against run 0's.
+  /// Control words, then each run's outputs, recorded against run 0's (a
+  /// scratch output is read for run 0 alone: no other run's is judged).
   bool judge(uint32_t first, uint32_t end) {
     const uint32_t runs = end - first;
     if (control_ != 0) {
@@ -296,8 +301,9 @@ class Batch {
     for (const Binding& b : bindings_) {
       if (!b.output) continue;
       ByteBuffer bytes;
-      if (!b.bytes->empty()) {
-        const uint64_t span = plan_.pristine ? b.stride * runs : b.bytes->size();
+      if (!b.bytes->empty() && (!b.scratch || first == 0)) {
+        // Run 0 sits in slot 0 of the first submission.
+        const uint64_t span = plan_.pristine && !b.scratch ? b.stride * runs : b.bytes->size();
         reserve_on_huge_pages(bytes, span);
         bytes.resize(span);
         if (CUresult e = api_.cuMemcpyDtoH(bytes.data(), b.slots, span); e != kCudaSuccess) {
@@ -312,6 +318,10 @@ class Batch {
       for (const Binding& b : bindings_) {
         if (!b.output) continue;
         ByteBuffer& all = slots[next++];
+        if (b.scratch) {
+          if (first + i == 0) outputs[b.decl->name] = std::move(all);
+          continue;
+        }
         if (!plan_.pristine || all.empty()) {  // The single run: its bytes are the whole read.
           outputs[b.decl->name] = std::move(all);
           continue;
@@ -319,8 +329,7 @@ class Batch {
         const uint8_t* from = all.data() + b.stride * i;
         outputs[b.decl->name] = ByteBuffer(from, from + b.bytes->size());
       }
-      record_run_outputs(result_.outcome, first + i, std::move(outputs),
-                         r_.options.reported_differing);
+      record_run_outputs(result_.outcome, first + i, std::move(outputs), r_.options);
     }
     return true;
   }

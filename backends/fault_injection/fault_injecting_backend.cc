@@ -18,11 +18,14 @@ namespace {
 constexpr uint64_t kRunSalt = 0x52554E;
 constexpr uint64_t kByteSalt = 0x42595445;
 
-/// Flips one byte, chosen by `draw`, of the first non-empty buffer; false
-/// when every buffer is empty.
-bool flip_one_byte(BufferSet& outputs, uint64_t draw) {
+/// Flips one byte, chosen by `draw`, of the first non-empty buffer outside
+/// `scratch` (one the caller judges, or the fault would go unseen); false
+/// when there is none.
+bool flip_one_byte(BufferSet& outputs, uint64_t draw, const std::vector<std::string>& scratch) {
   for (auto& [name, bytes] : outputs) {
-    if (bytes.empty()) continue;
+    if (bytes.empty() || std::find(scratch.begin(), scratch.end(), name) != scratch.end()) {
+      continue;
+    }
     bytes[draw % bytes.size()] ^= 0xFF;
     return true;
   }
@@ -67,7 +70,7 @@ class FaultInjectingBackend final : public Backend {
     out = inner_->dispatch(program, inputs, grid);
     if (out.status != Status::Ok || !fault) return out;
     if (*fault == FaultKind::WrongBytes) {
-      note(*fault, call, flip_one_byte(out.outputs, fault_draw(seed(), call, kByteSalt)));
+      note(*fault, call, flip_one_byte(out.outputs, fault_draw(seed(), call, kByteSalt), {}));
     } else {
       note(*fault, call, truncate_one_buffer(out.outputs));
     }
@@ -92,7 +95,7 @@ class FaultInjectingBackend final : public Backend {
     if (*fault == FaultKind::TruncatedReadback) {
       note(*fault, call, truncate_one_buffer(out.first_outputs));
     } else {
-      note(*fault, call, corrupt_one_run(out, runs, options.reported_differing, call));
+      note(*fault, call, corrupt_one_run(out, runs, options, call));
     }
     return out;
   }
@@ -105,7 +108,7 @@ class FaultInjectingBackend final : public Backend {
   void note(FaultKind fault, uint64_t call, bool injected) const {
     std::fprintf(stderr, "vyre-certify: --inject-faults: %s at dispatch call %llu%s\n",
                  std::string(name_of(fault)).c_str(), static_cast<unsigned long long>(call),
-                 injected ? "" : " not injected: the outputs hold no byte");
+                 injected ? "" : " not injected: the judged outputs hold no byte");
   }
 
   /// Acts out a fault that ends the call with a status (a lost device, a
@@ -151,15 +154,19 @@ class FaultInjectingBackend final : public Backend {
   }
 
   /// Gives one run of the batch, drawn from the seed, run 0's bytes with one
-  /// byte flipped (run 0 itself when the batch has one run); keeps
-  /// `differing` the first `reported` differing runs in run order.
-  bool corrupt_one_run(BatchOutcome& out, uint32_t runs, uint32_t reported, uint64_t call) const {
+  /// judged byte flipped (run 0 itself when the batch has one run); keeps
+  /// `differing` the first options.reported_differing differing runs in run
+  /// order, without options.scratch, as a backend returns them.
+  bool corrupt_one_run(BatchOutcome& out, uint32_t runs, const BatchOptions& options,
+                       uint64_t call) const {
     BufferSet wrong = out.first_outputs;
-    if (!flip_one_byte(wrong, fault_draw(seed(), call, kByteSalt))) return false;
+    if (!flip_one_byte(wrong, fault_draw(seed(), call, kByteSalt), options.scratch)) return false;
     if (runs == 1) {
       out.first_outputs = std::move(wrong);
       return true;
     }
+    for (const std::string& name : options.scratch) wrong.erase(name);
+    const uint32_t reported = options.reported_differing;
     const uint32_t run = 1 + static_cast<uint32_t>(fault_draw(seed(), call, kRunSalt) % (runs - 1));
     auto at = std::lower_bound(out.differing.begin(), out.differing.end(), run,
                                [](const DifferingRun& d, uint32_t r) { return d.run < r; });

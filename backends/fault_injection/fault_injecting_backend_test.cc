@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "backends/isolation/isolate.h"
 #include "backends/reference_backend.h"
 #include "spec/ir/host_words.h"
@@ -104,6 +106,63 @@ TEST(FaultInjectingBackend, WrongBytesChangeOneRunOfAHundred) {
   // The next batch is left alone.
   BatchOutcome next = backend->dispatch_runs(*w.program, w.inputs, w.grid, options);
   EXPECT_EQ(next.differing_runs, 0u);
+}
+
+/// out[i] = input[i] + 1 and a scratch buffer that sorts before `out` (as
+/// graph.bfs's bfs_queue sorts before its findings): bfs_queue[i] = input[i].
+constexpr std::string_view kAddOneWithScratch = R"(program {
+  workgroup_size(64, 1, 1)
+  buffer input: u32 read_only @0
+  buffer out: u32 read_write @1
+  buffer bfs_queue: u32 read_write @2
+  let i = invocation_id.x
+  if lt(i, buflen(input)) {
+    out[i] = add(input[i], 1)
+    bfs_queue[i] = input[i]
+  }
+})";
+
+/// How many bytes of `a` and `b` (of one size) differ.
+size_t bytes_differing(const ByteBuffer& a, const ByteBuffer& b) {
+  EXPECT_EQ(a.size(), b.size());
+  size_t n = 0;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) n += a[i] != b[i];
+  return n;
+}
+
+TEST(FaultInjectingBackend, WrongBytesHitAJudgedBufferNeverOnlyScratch) {
+  auto program = parse_program(kAddOneWithScratch);
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  std::vector<uint32_t> in(64), out(64);
+  for (uint32_t i = 0; i < 64; ++i) {
+    in[i] = i * 3;
+    out[i] = i * 3 + 1;
+  }
+  const BufferSet inputs = {
+      {"input", to_bytes(in)}, {"out", ByteBuffer(256, 0)}, {"bfs_queue", ByteBuffer(256, 0)}};
+  const BufferSet expected = {{"out", to_bytes(out)}, {"bfs_queue", to_bytes(in)}};
+  BatchOptions options;
+  options.runs = 100;
+  options.submissions = 10;
+  options.scratch = {"bfs_queue"};
+  auto backend = faulty("wrong-bytes@1+");
+  CompileOutcome compiled = backend->compile(*program);
+  ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+  const Grid grid{{1, 1, 1}};
+  BatchOutcome batch = backend->dispatch_runs(*compiled.program, inputs, grid, options);
+  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+  EXPECT_EQ(batch.first_outputs, expected);
+  EXPECT_EQ(batch.differing_runs, 1u);
+  ASSERT_EQ(batch.differing.size(), 1u);
+  // The corrupt run comes back as a backend returns it: without scratch.
+  ASSERT_EQ(batch.differing[0].outputs.size(), 1u);
+  EXPECT_EQ(bytes_differing(batch.differing[0].outputs.at("out"), expected.at("out")), 1u);
+  // A batch of one run: run 0 itself, its scratch untouched.
+  options.runs = 1;
+  BatchOutcome one = backend->dispatch_runs(*compiled.program, inputs, grid, options);
+  ASSERT_EQ(one.status, Status::Ok) << one.message;
+  EXPECT_EQ(one.first_outputs.at("bfs_queue"), expected.at("bfs_queue"));
+  EXPECT_EQ(bytes_differing(one.first_outputs.at("out"), expected.at("out")), 1u);
 }
 
 TEST(FaultInjectingBackend, TruncatedReadbackIsOneByteShort) {

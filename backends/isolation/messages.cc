@@ -55,17 +55,45 @@ void put_capabilities(WireWriter& w, const Capabilities& c) {
   w.u32(c.preferred_workgroup_size);
 }
 
+/// Bounds on BatchOptions::scratch as a frame carries it: a program names
+/// no more buffers than this, none longer.
+constexpr uint32_t kMaxScratchBuffers = 4096;
+constexpr size_t kMaxScratchNameBytes = 1024;
+
+/// The counts, then the scratch names: a count (u32), then each name.
 void put_batch_options(WireWriter& w, const BatchOptions& o) {
   w.u32(o.runs);
   w.u32(o.submissions);
   w.u32(o.reported_differing);
+  w.u32(static_cast<uint32_t>(o.scratch.size()));
+  for (const std::string& name : o.scratch) w.text(name);
 }
 
+/// Rejects more than kMaxScratchBuffers scratch names, and an empty, overlong
+/// or repeated name.
 BatchOptions get_batch_options(WireReader& r) {
   BatchOptions o;
   o.runs = r.u32();
   o.submissions = r.u32();
   o.reported_differing = r.u32();
+  const uint32_t scratch = r.u32();
+  if (scratch > kMaxScratchBuffers) {
+    r.fail("a batch names " + std::to_string(scratch) + " scratch buffers, more than " +
+           std::to_string(kMaxScratchBuffers));
+    return o;
+  }
+  for (uint32_t i = 0; i < scratch && !r.failed(); ++i) {
+    std::string name = r.text();
+    if (r.failed()) break;
+    if (name.empty() || name.size() > kMaxScratchNameBytes) {
+      r.fail("a scratch buffer name of " + std::to_string(name.size()) + " bytes (1 to " +
+             std::to_string(kMaxScratchNameBytes) + ")");
+    } else if (std::find(o.scratch.begin(), o.scratch.end(), name) != o.scratch.end()) {
+      r.fail("scratch buffer '" + name + "' is named twice");
+    } else {
+      o.scratch.push_back(std::move(name));
+    }
+  }
   return o;
 }
 

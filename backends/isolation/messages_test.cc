@@ -1,11 +1,13 @@
 // Every isolation message survives encode/decode, and a decoder rejects the
-// wrong kind, unknown status codes and cut-off payloads.
+// wrong kind, unknown status codes, malformed scratch names and cut-off
+// payloads.
 #include "backends/isolation/messages.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <limits>
+#include <set>
 
 namespace vyre::isolation {
 namespace {
@@ -112,16 +114,22 @@ TEST(Messages, EncodingsTravelInTheHelloAndEachCompile) {
 
 RC_GTEST_PROP(Messages, DispatchRunsAndItsReplyRoundTrip,
               (uint64_t call, const BufferSet& inputs, const BufferSet& first,
-               const BufferSet& other, uint32_t runs)) {
+               const BufferSet& other, uint32_t runs, const std::set<std::string>& names)) {
   BatchOptions options{runs, 3, 2};
-  auto request =
-      decode_dispatch_runs(encode(DispatchRunsMessage{9, Grid{{1, 2, 3}}, inputs, options, call}));
+  for (const std::string& name : names) {
+    if (!name.empty() && name.size() <= 1024) options.scratch.push_back(name);
+  }
+  Frame sent = encode(DispatchRunsMessage{9, Grid{{1, 2, 3}}, inputs, options, call});
+  auto request = decode_dispatch_runs(sent);
   RC_ASSERT(request.ok());
   RC_ASSERT(request->call == call);
   RC_ASSERT(request->inputs == inputs);
   RC_ASSERT(request->options.runs == runs);
   RC_ASSERT(request->options.submissions == 3u);
   RC_ASSERT(request->options.reported_differing == 2u);
+  RC_ASSERT(request->options.scratch == options.scratch);
+  sent.payload.resize(*rc::gen::inRange<size_t>(0, sent.payload.size()));
+  RC_ASSERT(!decode_dispatch_runs(sent).ok());
   BatchOutcome outcome;
   outcome.status = any_status();
   outcome.message = "m";
@@ -148,6 +156,49 @@ RC_GTEST_PROP(Messages, DispatchRunsAndItsReplyRoundTrip,
             b.timing.per_dispatch_us == 12.0);
   frame.payload.resize(*rc::gen::inRange<size_t>(0, frame.payload.size()));
   RC_ASSERT(!decode_dispatch_runs_reply(frame).ok());
+}
+
+/// A DispatchRuns frame whose batch options name `scratch`.
+Frame dispatch_runs_naming(std::vector<std::string> scratch) {
+  BatchOptions options{100, 4, 100};
+  options.scratch = std::move(scratch);
+  return encode(DispatchRunsMessage{9, Grid{{1, 1, 1}}, {{"in", {1, 2}}}, options, 5});
+}
+
+/// decode_dispatch_runs's error for `frame`, "" when it decodes.
+std::string decode_error(const Frame& frame) {
+  auto decoded = decode_dispatch_runs(frame);
+  return decoded.ok() ? std::string() : decoded.error().message;
+}
+
+TEST(Messages, MalformedScratchNamesAreRefused) {
+  EXPECT_EQ(decode_error(dispatch_runs_naming({"visited_set", "bfs_queue"})), "");
+  EXPECT_NE(decode_error(dispatch_runs_naming({""})).find("a scratch buffer name of 0 bytes"),
+            std::string::npos);
+  EXPECT_NE(decode_error(dispatch_runs_naming({std::string(1025, 'x')}))
+                .find("a scratch buffer name of 1025 bytes (1 to 1024)"),
+            std::string::npos);
+  EXPECT_NE(
+      decode_error(dispatch_runs_naming({"a", "b", "a"})).find("scratch buffer 'a' is named twice"),
+      std::string::npos);
+  // The count sits after call, id, grid and the three counts: 8 + 8 + 12 + 12.
+  constexpr size_t kCountAt = 40;
+  Frame many = dispatch_runs_naming({});
+  ASSERT_EQ(many.payload.at(kCountAt), 0);
+  many.payload[kCountAt] = 0x01;
+  many.payload[kCountAt + 1] = 0x10;  // 4097 names.
+  EXPECT_NE(decode_error(many).find("a batch names 4097 scratch buffers, more than 4096"),
+            std::string::npos)
+      << decode_error(many);
+  // One name more than the frame holds: the inputs are read as a name, and
+  // the frame fails rather than decoding as something else.
+  Frame short_count = dispatch_runs_naming({"a"});
+  ASSERT_EQ(short_count.payload.at(kCountAt), 1);
+  short_count.payload[kCountAt] = 2;
+  EXPECT_NE(decode_error(short_count), "");
+  Frame long_count = dispatch_runs_naming({"a", "b"});
+  long_count.payload[kCountAt] = 1;
+  EXPECT_NE(decode_error(long_count), "");
 }
 
 RC_GTEST_PROP(Messages, DispatchReplyRoundTrips,

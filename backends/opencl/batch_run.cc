@@ -50,6 +50,9 @@ struct BatchBinding {
   const ByteBuffer* bytes = nullptr;
   uint64_t size = 0;  ///< Device bytes: whole words, at least 16.
   bool output = false;
+  /// An output the caller does not judge (BatchOptions::scratch): left out
+  /// of the comparison with run 0 and of a differing run's readback.
+  bool scratch = false;
   cl_mem resident = nullptr;
   std::vector<cl_mem> slots;
 };
@@ -109,6 +112,7 @@ class Batch {
       binding.bytes = &r_.inputs.at(b.name);
       binding.size = device_buffer_bytes(binding.bytes->size());
       binding.output = b.access == BufferAccess::ReadWrite;
+      binding.scratch = binding.output && is_scratch(r_.options, b.name);
       if (binding.output) per_run += binding.size;
       bindings_.push_back(binding);
     }
@@ -277,11 +281,12 @@ class Batch {
     }
   }
 
-  /// Every output of `slot` against slot 0's, setting flag `slot` on a difference.
+  /// Every judged output of `slot` against slot 0's, setting flag `slot` on
+  /// a difference.
   bool compare(uint32_t run, uint32_t slot) {
     const cl_kernel kernel = r_.compare.kernel;
     for (const BatchBinding& b : bindings_) {
-      if (!b.output || b.bytes->empty()) continue;
+      if (!b.output || b.scratch || b.bytes->empty()) continue;
       const cl_uint words = static_cast<cl_uint>((b.bytes->size() + 3) / 4);
       const cl_uint mask = last_word_mask(b.bytes->size());
       const cl_uint flag = slot;
@@ -362,8 +367,8 @@ class Batch {
     outcome_.dispatches += end - first;
     if (first == 0) {
       BufferSet outputs;
-      if (!read_slot(0, outputs, 0)) return false;
-      record_run_outputs(outcome_, 0, std::move(outputs), r_.options.reported_differing);
+      if (!read_slot(0, outputs, 0, /*judged_only=*/false)) return false;
+      record_run_outputs(outcome_, 0, std::move(outputs), r_.options);
     }
     for (uint32_t run = std::max<uint32_t>(first, 1); run < end; ++run) {
       if (flags[slot_of(run)] == 0) continue;
@@ -372,18 +377,19 @@ class Batch {
         continue;
       }
       BufferSet outputs;
-      if (!read_slot(slot_of(run), outputs, run)) return false;
-      record_run_outputs(outcome_, run, std::move(outputs), r_.options.reported_differing);
+      if (!read_slot(slot_of(run), outputs, run, /*judged_only=*/true)) return false;
+      record_run_outputs(outcome_, run, std::move(outputs), r_.options);
     }
     return true;
   }
 
-  /// The read_write buffers of `slot`, exactly the host's byte lengths.
-  bool read_slot(uint32_t slot, BufferSet& outputs, uint32_t run) {
+  /// The read_write buffers of `slot` (`judged_only`: but scratch), exactly
+  /// the host's byte lengths.
+  bool read_slot(uint32_t slot, BufferSet& outputs, uint32_t run, bool judged_only) {
     std::vector<MappedRegion> regions;
     std::vector<const BatchBinding*> mapped;
     for (const BatchBinding& b : bindings_) {
-      if (!b.output) continue;
+      if (!b.output || (judged_only && b.scratch)) continue;
       if (b.bytes->empty()) {
         outputs[b.decl->name] = {};
         continue;

@@ -1,8 +1,9 @@
 // Batched runs (dispatch_runs) on an OpenCL device (PoCL in CI): the same
 // bytes and statuses as single dispatches and the reference interpreter on
 // the spec-table and execution-model cases, fresh outputs for every run, a
-// differing run reported with its bytes, failures per run; and the disk
-// cache seen through the backend.
+// differing run reported with its bytes (scratch buffers neither compared
+// nor returned), failures per run; and the disk cache seen through the
+// backend.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -79,7 +80,7 @@ TEST(OpenClBatch, EveryRunStartsFromFreshOutputs) {
   OpenClBackend& backend = testing::shared_backend();
   auto program = compiled_ok(backend, kCounter);
   ASSERT_TRUE(program);
-  for (const BatchOptions options :
+  for (const BatchOptions& options :
        {BatchOptions{1, 1}, BatchOptions{10, 1}, BatchOptions{10, 3}, BatchOptions{7, 7}}) {
     const BatchOutcome batch = backend.dispatch_runs(*program, {{"out", words({5})}}, {}, options);
     ASSERT_EQ(batch.status, Status::Ok) << batch.message;
@@ -133,6 +134,71 @@ TEST(OpenClBatch, ADifferingRunZeroMakesEveryOtherRunDiffer) {
     EXPECT_EQ(batch.differing[i].run, i + 1);
     EXPECT_EQ(batch.differing[i].outputs.at("out"), times_three_expected(false));
   }
+}
+
+/// a[i] = i + 100 and b[i] = 2 * i: two read_write buffers, `a` bound
+/// first (the one perturb_run_for_testing overwrites word 0 of).
+const Program kTwoOutputs{
+    {storage("a", 0, BufferAccess::ReadWrite), storage("b", 1, BufferAccess::ReadWrite)},
+    {64, 1, 1},
+    {store("a", invocation_id(0), add(invocation_id(0), u32(100))),
+     store("b", invocation_id(0), mul(invocation_id(0), u32(2)))}};
+
+/// What kTwoOutputs leaves in `a` (word 0 perturbed or not) and in `b`.
+ByteBuffer two_outputs_a(bool perturbed) {
+  std::vector<uint32_t> a(64);
+  for (uint32_t i = 0; i < 64; ++i) a[i] = i + 100;
+  if (perturbed) a[0] = 0x5A5A5A5A;
+  return words(a);
+}
+
+ByteBuffer two_outputs_b() {
+  std::vector<uint32_t> b(64);
+  for (uint32_t i = 0; i < 64; ++i) b[i] = 2 * i;
+  return words(b);
+}
+
+/// 8 runs in 2 submissions of kTwoOutputs, run 5 perturbed, `scratch` not
+/// judged, at most `reported` differing runs returned.
+BatchOutcome perturbed_two_outputs(std::vector<std::string> scratch,
+                                   uint32_t reported = kMaxReportedDifferingRuns) {
+  OpenClBackend& backend = testing::shared_backend();
+  auto program = compiled_ok(backend, kTwoOutputs);
+  if (!program) return {};
+  BatchOptions options{8, 2};
+  options.scratch = std::move(scratch);
+  options.reported_differing = reported;
+  const ByteBuffer zeros = words(std::vector<uint32_t>(64, 0));
+  backend.perturb_run_for_testing(5);
+  BatchOutcome batch = backend.dispatch_runs(*program, {{"a", zeros}, {"b", zeros}}, {}, options);
+  backend.perturb_run_for_testing(std::nullopt);
+  return batch;
+}
+
+TEST(OpenClBatch, ARunDifferingOnlyInScratchIsNoDifferingRun) {
+  const BatchOutcome batch = perturbed_two_outputs({"a"});
+  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+  // Run 0 keeps every buffer.
+  EXPECT_EQ(batch.first_outputs, (BufferSet{{"a", two_outputs_a(false)}, {"b", two_outputs_b()}}));
+  EXPECT_EQ(batch.differing_runs, 0u);
+  EXPECT_TRUE(batch.differing.empty());
+  // Counted without being read back: the compare kernel itself skips scratch.
+  const BatchOutcome uncounted = perturbed_two_outputs({"a"}, 0);
+  ASSERT_EQ(uncounted.status, Status::Ok) << uncounted.message;
+  EXPECT_EQ(uncounted.differing_runs, 0u);
+  const BatchOutcome counted = perturbed_two_outputs({"b"}, 0);
+  EXPECT_EQ(counted.differing_runs, 1u);
+  EXPECT_TRUE(counted.differing.empty());
+}
+
+TEST(OpenClBatch, ARunDifferingInAJudgedBufferComesBackWithoutScratch) {
+  const BatchOutcome batch = perturbed_two_outputs({"b"});
+  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+  EXPECT_EQ(batch.first_outputs, (BufferSet{{"a", two_outputs_a(false)}, {"b", two_outputs_b()}}));
+  EXPECT_EQ(batch.differing_runs, 1u);
+  ASSERT_EQ(batch.differing.size(), 1u);
+  EXPECT_EQ(batch.differing[0].run, 5u);
+  EXPECT_EQ(batch.differing[0].outputs, (BufferSet{{"a", two_outputs_a(true)}}));
 }
 
 TEST(OpenClBatch, ALoopPastItsBudgetFailsTheBatch) {

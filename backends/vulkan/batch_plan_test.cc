@@ -53,8 +53,9 @@ TEST(PlanBatch, DegenerateOptionsAreClamped) {
 }
 
 TEST(PlanBatch, RunsOfOneSubmissionHaveDistinctSlotsAndOnlyRunZeroHasSlotZero) {
-  for (const BatchOptions options : {BatchOptions{100, 1}, BatchOptions{100, 7},
-                                     BatchOptions{10, 3}, BatchOptions{7, 7}, BatchOptions{2, 1}}) {
+  for (const BatchOptions& options :
+       {BatchOptions{100, 1}, BatchOptions{100, 7}, BatchOptions{10, 3}, BatchOptions{7, 7},
+        BatchOptions{2, 1}}) {
     const BatchPlan plan = plan_batch(options, 64, 16 * kMiB);
     for (uint32_t first = 0; first < plan.runs; first += plan.chunk) {
       std::set<uint32_t> taken;

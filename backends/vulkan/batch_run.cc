@@ -36,6 +36,9 @@ struct BatchBinding {
   const ByteBuffer* bytes = nullptr;
   VkDeviceSize size = 0;  ///< Bound bytes (whole words, at least 16).
   bool output = false;
+  /// An output the caller does not judge (BatchOptions::scratch): left out
+  /// of the comparison with run 0 and of a differing run's readback.
+  bool scratch = false;
   DeviceBuffer* resident = nullptr;  ///< The shared copy, or the pristine one.
   DeviceBuffer* slots = nullptr;     ///< Outputs only: `stride` bytes per slot.
   VkDeviceSize stride = 0;
@@ -87,6 +90,7 @@ class Batch {
 
   uint32_t slot_of(uint32_t run) const { return plan_.slot_of(run); }
   uint32_t reported_differing() const { return request_.options.reported_differing; }
+  const BatchOptions& options() const { return request_.options; }
   bool compares() const { return plan_.runs > 1 && outputs_ > 0; }
   /// Runs are compared by the compare shader where outputs sit in device
   /// memory; where the device uses host memory in place (a CPU device), the
@@ -105,6 +109,7 @@ class Batch {
       binding.bytes = &request_.inputs.at(b.name);
       binding.size = device_buffer_bytes(binding.bytes->size());
       binding.output = b.access == BufferAccess::ReadWrite;
+      binding.scratch = binding.output && is_scratch(request_.options, b.name);
       binding.stride = align_up(binding.size, alignment);
       if (binding.output) {
         per_run += binding.stride;
@@ -289,7 +294,7 @@ class Batch {
     record_fresh_outputs(cmd, first, end);
     record_runs(cmd, first, end);
     record_comparisons(cmd, first, end);
-    if (first == 0 && staging_ != nullptr) record_readback(cmd, 0);
+    if (first == 0 && staging_ != nullptr) record_readback(cmd, 0, /*judged_only=*/false);
     memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                    VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
@@ -300,7 +305,8 @@ class Batch {
     }
     outcome_.dispatches += end - first;
     if (first == 0) {
-      record_run_outputs(outcome_, 0, returned_outputs(outputs_in(0)), reported_differing());
+      record_run_outputs(outcome_, 0, returned_outputs(outputs_in(0, /*judged_only=*/false)),
+                         options());
     }
     for (uint32_t run = std::max<uint32_t>(first, 1); compares() && run < end; ++run) {
       // A run whose bytes equal run 0's is never read back; a seeded flaky
@@ -308,8 +314,8 @@ class Batch {
       BufferSet outputs;
       if (mutant_active(Mutant::FlakyOutputByte)) {
         if (!read_back_slot(slot_of(run))) return false;
-        outputs = returned_outputs(outputs_in(slot_of(run)));
-        if (outputs == outcome_.first_outputs) continue;
+        outputs = returned_outputs(outputs_in(slot_of(run), /*judged_only=*/true));
+        if (same_judged_outputs(outcome_.first_outputs, outputs, options())) continue;
       } else if (!differs_from_run_zero(run)) {
         continue;
       }
@@ -319,9 +325,9 @@ class Batch {
       }
       if (outputs.empty()) {
         if (!read_back_slot(slot_of(run))) return false;
-        outputs = outputs_in(slot_of(run));
+        outputs = outputs_in(slot_of(run), /*judged_only=*/true);
       }
-      record_run_outputs(outcome_, run, std::move(outputs), reported_differing());
+      record_run_outputs(outcome_, run, std::move(outputs), options());
     }
     return true;
   }
@@ -335,7 +341,7 @@ class Batch {
       return flag != 0;
     }
     for (const BatchBinding& b : bindings_) {
-      if (!b.output || b.bytes->empty()) continue;
+      if (!b.output || b.scratch || b.bytes->empty()) continue;
       if (std::memcmp(b.slots->mapped + b.stride * slot, b.slots->mapped, b.bytes->size()) != 0) {
         return true;
       }
@@ -428,7 +434,7 @@ class Batch {
         if (!b.output) continue;
         const VkDescriptorSet set = compare_sets_[(slot - 1) * outputs_ + output++];
         const uint64_t host_bytes = b.bytes->size();
-        if (host_bytes == 0) continue;
+        if (host_bytes == 0 || b.scratch) continue;
         const uint32_t skipped = mutant_active(Mutant::CompareIgnoresLastWord) ? 1 : 0;
         const CompareParams params{static_cast<uint32_t>((host_bytes + 3) / 4) - skipped,
                                    last_word_mask(host_bytes), slot - 1};
@@ -444,10 +450,11 @@ class Batch {
     }
   }
 
-  /// Staged path: copies `slot`'s outputs into the staging buffer.
-  void record_readback(VkCommandBuffer cmd, uint32_t slot) {
+  /// Staged path: copies `slot`'s outputs (`judged_only`: but scratch) into
+  /// the staging buffer.
+  void record_readback(VkCommandBuffer cmd, uint32_t slot, bool judged_only) {
     for (const BatchBinding& b : bindings_) {
-      if (!b.output) continue;
+      if (!b.output || (judged_only && b.scratch)) continue;
       const VkDeviceSize to = mutant_active(Mutant::StagingReadbackFirstRegion)
                                   ? bindings_.front().readback_offset
                                   : b.readback_offset;
@@ -456,22 +463,24 @@ class Batch {
     }
   }
 
+  /// Staged path: a differing run's judged outputs into the staging buffer.
   bool read_back_slot(uint32_t slot) {
     if (staging_ == nullptr) return true;
     Result<VkCommandBuffer> cmd = device_.begin();
     if (!cmd.ok()) return fail(cmd.error());
-    record_readback(*cmd, slot);
+    record_readback(*cmd, slot, /*judged_only=*/true);
     memory_barrier(vk_, *cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     return submit(1);
   }
 
-  /// The read_write buffers of `slot`, from the staging buffer when staged
-  /// (read_back_slot or the first submission put them there).
-  BufferSet outputs_in(uint32_t slot) const {
+  /// The read_write buffers of `slot` (`judged_only`: but scratch), from
+  /// the staging buffer when staged (read_back_slot or the first submission
+  /// put them there).
+  BufferSet outputs_in(uint32_t slot, bool judged_only) const {
     BufferSet outputs;
     for (const BatchBinding& b : bindings_) {
-      if (!b.output) continue;
+      if (!b.output || (judged_only && b.scratch)) continue;
       const uint8_t* src = staging_ != nullptr ? staging_->mapped + b.readback_offset
                                                : b.slots->mapped + b.stride * slot;
       outputs[b.decl->name] = ByteBuffer(src, src + read_back_bytes(b.bytes->size(), b.size));

@@ -1,8 +1,9 @@
 // Batched runs (dispatch_runs) on a Vulkan device: the same bytes as the
 // reference interpreter for the parity programs with zeroed and poisoned
 // outputs, fresh outputs for every run, a differing run reported with its
-// bytes, failures per run, on the in-place and the staging path; and the
-// bounded compile (device limits before glslang, the --timeout-ms budget).
+// bytes (scratch buffers neither compared nor returned), failures per run,
+// on the in-place and the staging path; and the bounded compile (device
+// limits before glslang, the --timeout-ms budget).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -119,7 +120,7 @@ TEST(VulkanBatch, StagedPathMatchesTheReference) {
 void expect_fresh_outputs(Backend& backend) {
   auto program = compile_ok(backend, kAtomicCounter);
   ASSERT_TRUE(program);
-  for (const BatchOptions options :
+  for (const BatchOptions& options :
        {BatchOptions{1, 1}, BatchOptions{10, 1}, BatchOptions{10, 3}, BatchOptions{7, 7}}) {
     const BatchOutcome batch =
         backend.dispatch_runs(*program, {{"out", words({5})}}, Grid{}, options);
@@ -196,6 +197,82 @@ TEST(VulkanBatch, ADifferingRunZeroMakesEveryOtherRunDiffer) {
     EXPECT_EQ(batch.differing[i].run, i + 1);
     EXPECT_EQ(batch.differing[i].outputs.at("out"), triple_expected(false));
   }
+}
+
+/// a[i] = i + 100 and b[i] = 2 * i: two read_write buffers, `a` bound
+/// first (the one perturb_run_for_testing overwrites word 0 of).
+const Program kTwoOutputs{
+    {storage("a", 0, BufferAccess::ReadWrite), storage("b", 1, BufferAccess::ReadWrite)},
+    {64, 1, 1},
+    {store("a", invocation_id(0), add(invocation_id(0), u32(100))),
+     store("b", invocation_id(0), mul(invocation_id(0), u32(2)))}};
+
+/// What kTwoOutputs leaves in `a` (word 0 perturbed or not) and in `b`.
+ByteBuffer two_outputs_a(bool perturbed) {
+  std::vector<uint32_t> a(64);
+  for (uint32_t i = 0; i < 64; ++i) a[i] = i + 100;
+  if (perturbed) a[0] = 0x5A5A5A5A;
+  return words(a);
+}
+
+ByteBuffer two_outputs_b() {
+  std::vector<uint32_t> b(64);
+  for (uint32_t i = 0; i < 64; ++i) b[i] = 2 * i;
+  return words(b);
+}
+
+/// 8 runs in 2 submissions of kTwoOutputs, run 5 perturbed, `scratch` not
+/// judged, at most `reported` differing runs returned.
+BatchOutcome perturbed_two_outputs(VulkanBackend& backend, std::vector<std::string> scratch,
+                                   uint32_t reported = kMaxReportedDifferingRuns) {
+  auto program = compile_ok(backend, kTwoOutputs);
+  if (!program) return {};
+  BatchOptions options{8, 2};
+  options.scratch = std::move(scratch);
+  options.reported_differing = reported;
+  backend.perturb_run_for_testing(5);
+  BatchOutcome batch = backend.dispatch_runs(*program, {{"a", repeat(0, 64)}, {"b", repeat(0, 64)}},
+                                             Grid{}, options);
+  backend.perturb_run_for_testing(std::nullopt);
+  return batch;
+}
+
+/// A run differing from run 0 only in a scratch buffer is no differing run;
+/// one differing in a judged buffer comes back without its scratch; run 0
+/// keeps every buffer.
+void expect_scratch_not_judged(VulkanBackend& backend) {
+  const BatchOutcome only_scratch = perturbed_two_outputs(backend, {"a"});
+  ASSERT_EQ(only_scratch.status, Status::Ok) << only_scratch.message;
+  EXPECT_EQ(only_scratch.first_outputs,
+            (BufferSet{{"a", two_outputs_a(false)}, {"b", two_outputs_b()}}));
+  EXPECT_EQ(only_scratch.differing_runs, 0u);
+  EXPECT_TRUE(only_scratch.differing.empty());
+  // Counted without being read back: the device's comparison itself skips scratch.
+  const BatchOutcome uncounted = perturbed_two_outputs(backend, {"a"}, 0);
+  ASSERT_EQ(uncounted.status, Status::Ok) << uncounted.message;
+  EXPECT_EQ(uncounted.differing_runs, 0u);
+  const BatchOutcome counted = perturbed_two_outputs(backend, {"b"}, 0);
+  EXPECT_EQ(counted.differing_runs, 1u);
+  EXPECT_TRUE(counted.differing.empty());
+
+  const BatchOutcome judged = perturbed_two_outputs(backend, {"b"});
+  ASSERT_EQ(judged.status, Status::Ok) << judged.message;
+  EXPECT_EQ(judged.first_outputs, (BufferSet{{"a", two_outputs_a(false)}, {"b", two_outputs_b()}}));
+  EXPECT_EQ(judged.differing_runs, 1u);
+  ASSERT_EQ(judged.differing.size(), 1u);
+  EXPECT_EQ(judged.differing[0].run, 5u);
+  EXPECT_EQ(judged.differing[0].outputs, (BufferSet{{"a", two_outputs_a(true)}}));
+}
+
+TEST(VulkanBatch, ScratchBuffersAreNeitherComparedNorReturnedForDifferingRuns) {
+  expect_scratch_not_judged(testing::shared_backend());
+}
+
+TEST(VulkanBatch, ScratchBuffersAreNeitherComparedNorReturnedOnTheStagedPath) {
+  BackendOptions options;
+  options.force_staging = true;
+  VulkanBackend staged{options};
+  expect_scratch_not_judged(staged);
 }
 
 TEST(VulkanBatch, ALoopPastItsBudgetFailsTheBatch) {

@@ -47,8 +47,11 @@ bool judge_batch(const BatchOutcome& batch, const BatchOptions& options, const V
   // list gave exactly run 0's bytes, and each listed one is judged too.
   std::vector<std::pair<uint32_t, const BufferSet*>> judged = {{0, &batch.first_outputs}};
   for (const DifferingRun& d : batch.differing) judged.emplace_back(d.run, &d.outputs);
+  // A differing run comes back without its scratch buffers; run 0 whole.
+  const std::vector<std::string> none;
   for (const auto& [run, outputs] : judged) {
-    if (auto malformed = output_shape_problem(v.test_case.program, inputs, *outputs)) {
+    if (auto malformed = output_shape_problem(v.test_case.program, inputs, *outputs,
+                                              run == 0 ? none : options.scratch)) {
       record_failure(r, Verdict::BadOutput, "dispatch: " + *malformed, where(run), inputs, expected,
                      *outputs, repro(run), write_repro);
       return false;
@@ -144,8 +147,11 @@ bool run_variant(Backend& backend, const CaseExpectations& expectations,
   batch_options.runs = o.runs;
   batch_options.submissions = std::min(kSubmissionsPerVariant, o.runs);
   // Raw bytes may differ legitimately under a canonical comparison
-  // (findings in another order): every such run comes back to be judged.
+  // (findings in another order): every such run comes back to be judged,
+  // without the buffers the judge never reads (graph.bfs's visited_set and
+  // bfs_queue, megabytes a run), which alone make no run differ.
   if (expectation.comparison != Comparison::Bytes) batch_options.reported_differing = o.runs;
+  batch_options.scratch = unjudged_buffers(expectation);
   auto start = Clock::now();
   BatchOutcome batch =
       backend.dispatch_runs(*program, v.test_case.inputs, v.test_case.grid, batch_options);

@@ -84,6 +84,29 @@ Judgement judge_outputs(const TestCase& expectation, const BufferSet& observed) 
   return {"unknown comparison", std::nullopt};
 }
 
+std::vector<std::string> unjudged_buffers(const TestCase& expectation) {
+  std::vector<std::string> unjudged;
+  // Without an expectation nothing says what will be judged: all of it may.
+  if (!expectation.expected) return unjudged;
+  switch (expectation.comparison) {
+    case Comparison::Bytes:
+      return unjudged;
+    case Comparison::GraphBfs:
+      break;
+  }
+  // What judge_graph_bfs reads besides the expected buffers: the canonical
+  // form's three, read from every run whether expected or not.
+  const std::string_view read[] = {archetypes::bfs::kFindings, archetypes::bfs::kFindingCount,
+                                   archetypes::bfs::kQueueOverflow};
+  for (const BufferDecl& b : expectation.program.buffers) {
+    if (b.access != BufferAccess::ReadWrite) continue;
+    if (expectation.expected->contains(b.name)) continue;
+    if (std::find(std::begin(read), std::end(read), b.name) != std::end(read)) continue;
+    unjudged.push_back(b.name);
+  }
+  return unjudged;
+}
+
 bool same_result(const TestCase& c, const BufferSet& a, const BufferSet& b) {
   if (c.comparison == Comparison::Bytes) return a == b;
   if (c.expected) return !judge_outputs(c, a).difference && !judge_outputs(c, b).difference;

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "certify/report/report.h"
 #include "spec/ir/test_case.h"
@@ -27,6 +28,13 @@ struct Judgement {
 /// `expectation.comparison`; a case without `expected` cannot be judged and
 /// fails with a message saying so.
 Judgement judge_outputs(const TestCase& expectation, const BufferSet& observed);
+
+/// The read_write buffers of `expectation`'s program whose bytes the judge
+/// never reads (BatchOptions::scratch): under a comparison other than
+/// Bytes, those neither expected nor read by the comparison itself
+/// (graph.bfs: visited_set and bfs_queue); none under Bytes, where every
+/// output is judged, and none without `expected` (nothing says what is).
+std::vector<std::string> unjudged_buffers(const TestCase& expectation);
 
 /// Whether two runs' outputs of `c` are the same result under its comparison:
 /// equal bytes, or for graph.bfs equal canonical findings (with an

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "spec/ir/host_abi.h"
 #include "spec/ir/program.h"
@@ -13,8 +14,11 @@
 namespace vyre::certify {
 
 /// Why `outputs` are not the shape `program`'s dispatch on `inputs` gives
-/// them (naming the buffer and both sizes); nullopt when they are.
+/// them (naming the buffer and both sizes); nullopt when they are. The
+/// buffers in `may_be_absent` (a differing run's BatchOptions::scratch)
+/// may be left out; when present they are checked like the rest.
 std::optional<std::string> output_shape_problem(const Program& program, const BufferSet& inputs,
-                                                const BufferSet& outputs);
+                                                const BufferSet& outputs,
+                                                const std::vector<std::string>& may_be_absent = {});
 
 }  // namespace vyre::certify

@@ -24,8 +24,11 @@ ReplayOutcome replay_dispatch(Backend& backend, const CompiledProgram& program,
   BatchOptions options;
   options.runs = tc.batch->runs;
   options.submissions = tc.batch->submissions;
-  // Every differing run comes back: the one the repro names may be any.
+  // Every differing run comes back: the one the repro names may be any;
+  // without the buffers the case's judge never reads, as in the
+  // certification run.
   options.reported_differing = tc.batch->runs;
+  options.scratch = unjudged_buffers(tc);
   BatchOutcome batch = backend.dispatch_runs(program, tc.inputs, tc.grid, options);
   out.runs = batch.dispatches;
   out.submissions = batch.submissions;
@@ -48,8 +51,12 @@ std::optional<RunFailure> first_failing_run(const TestCase& expectation,
                       "dispatch: " + std::string(name_of(outcome.status)) + ": " + outcome.message,
                       {}};
   }
+  const std::vector<std::string> none;
+  const std::vector<std::string> scratch = unjudged_buffers(expectation);
   for (const auto& [run, outputs] : outcome.outputs) {
-    if (auto malformed = output_shape_problem(expectation.program, expectation.inputs, outputs)) {
+    // Runs after run 1 differ from it and come back without scratch buffers.
+    if (auto malformed = output_shape_problem(expectation.program, expectation.inputs, outputs,
+                                              run == 1 ? none : scratch)) {
       return RunFailure{run, Verdict::BadOutput, *malformed, outputs};
     }
     if (auto difference = judge_outputs(expectation, outputs).difference) {
