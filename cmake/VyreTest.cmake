@@ -5,8 +5,15 @@
 # VYRE_WERROR) says so. The header's owner is an executable, an empty test
 # program never registered, because a PCH built with a library's -fPIC does
 # not serve executables built with -fPIE.
+# Test code is compiled at -O1 where the build optimises harder: half of a
+# clean build is test executables, which spend their time in the libraries
+# (still at the preset's -O2), and -O1 compiles them about 30% faster (the
+# isolation tests' unit: 27.3 CPU s at -O2, 17.6 s at -O1). The PCH owner
+# gets the same flag, so the PCH still serves every test.
+set(VYRE_TEST_OPTIMISATION $<$<CONFIG:RelWithDebInfo,Release>:-O1>)
 if(VYRE_BUILD_TESTS)
   add_executable(vyre_test_pch ${PROJECT_SOURCE_DIR}/cmake/test_pch.cc)
+  target_compile_options(vyre_test_pch PRIVATE ${VYRE_TEST_OPTIMISATION})
   target_link_libraries(vyre_test_pch PRIVATE vyre_warnings GTest::gtest GTest::gtest_main rapidcheck
                                               rapidcheck_gtest)
   target_precompile_headers(vyre_test_pch PRIVATE <gtest/gtest.h> <rapidcheck.h> <rapidcheck/gtest.h>)
@@ -26,6 +33,7 @@ function(vyre_test name)
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} vyre_warnings GTest::gtest GTest::gtest_main
                                         rapidcheck rapidcheck_gtest)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
+  target_compile_options(${name} PRIVATE ${VYRE_TEST_OPTIMISATION})
   target_precompile_headers(${name} REUSE_FROM vyre_test_pch)
   if(ARG_ONE_PROCESS)
     add_test(NAME ${name} COMMAND ${name})
