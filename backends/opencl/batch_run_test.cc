@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "backends/opencl/opencl_test_support.h"
+#include "backends/two_outputs_test_program.h"
 #include "reference/interpreter.h"
 #include "reference/spec_tables/spec_tables.h"
 #include "spec/ir/builder.h"
@@ -19,6 +20,9 @@ namespace {
 
 using namespace vyre::build;
 using testing::words;
+using vyre::testing::two_outputs_a;
+using vyre::testing::two_outputs_b;
+using vyre::testing::two_outputs_program;
 
 /// 64 invocations each add 1 to out[0] with an atomic; `out` starts at 5, so
 /// every run that starts from fresh outputs ends with 69.
@@ -136,34 +140,12 @@ TEST(OpenClBatch, ADifferingRunZeroMakesEveryOtherRunDiffer) {
   }
 }
 
-/// a[i] = i + 100 and b[i] = 2 * i: two read_write buffers, `a` bound
-/// first (the one perturb_run_for_testing overwrites word 0 of).
-const Program kTwoOutputs{
-    {storage("a", 0, BufferAccess::ReadWrite), storage("b", 1, BufferAccess::ReadWrite)},
-    {64, 1, 1},
-    {store("a", invocation_id(0), add(invocation_id(0), u32(100))),
-     store("b", invocation_id(0), mul(invocation_id(0), u32(2)))}};
-
-/// What kTwoOutputs leaves in `a` (word 0 perturbed or not) and in `b`.
-ByteBuffer two_outputs_a(bool perturbed) {
-  std::vector<uint32_t> a(64);
-  for (uint32_t i = 0; i < 64; ++i) a[i] = i + 100;
-  if (perturbed) a[0] = 0x5A5A5A5A;
-  return words(a);
-}
-
-ByteBuffer two_outputs_b() {
-  std::vector<uint32_t> b(64);
-  for (uint32_t i = 0; i < 64; ++i) b[i] = 2 * i;
-  return words(b);
-}
-
-/// 8 runs in 2 submissions of kTwoOutputs, run 5 perturbed, `scratch` not
+/// 8 runs in 2 submissions of two_outputs_program, run 5 perturbed, `scratch` not
 /// judged, at most `reported` differing runs returned.
 BatchOutcome perturbed_two_outputs(std::vector<std::string> scratch,
                                    uint32_t reported = kMaxReportedDifferingRuns) {
   OpenClBackend& backend = testing::shared_backend();
-  auto program = compiled_ok(backend, kTwoOutputs);
+  auto program = compiled_ok(backend, two_outputs_program());
   if (!program) return {};
   BatchOptions options{8, 2};
   options.scratch = std::move(scratch);

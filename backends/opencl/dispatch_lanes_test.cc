@@ -21,6 +21,7 @@ namespace vyre::opencl::lanes_test {
 namespace {
 
 using namespace vyre::build;
+using testing::spinning_program;
 using testing::words;
 
 constexpr uint32_t kLanes = 4;
@@ -164,19 +165,6 @@ TEST(OpenClLanes, ThreadsDispatchingProgramsAndBatchesAtOnceEachGetTheirOwnBytes
   });
   backend.perturb_run_for_testing(std::nullopt);
   EXPECT_EQ(backend.contexts_created(), 1u);
-}
-
-/// One invocation runs `rounds` (read from `n`) rounds of a xorshift, which
-/// no compiler can fold, and stores the result.
-Program spinning_program() {
-  return {{storage("n", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
-          {1, 1, 1},
-          {let("x", u32(1)),
-           loop("i", u32(0), load("n", u32(0)),
-                {assign("x", bit_xor(var("x"), shl(var("x"), u32(13)))),
-                 assign("x", bit_xor(var("x"), shr(var("x"), u32(17)))),
-                 assign("x", bit_xor(var("x"), shl(var("x"), u32(5))))}),
-           store("out", u32(0), var("x"))}};
 }
 
 /// Dispatches `program` on `inputs` until it is not a Timeout (a hung lane's

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 
+#include "spec/ir/builder.h"
+
 namespace vyre::opencl::testing {
 
 ByteBuffer words(const std::vector<uint32_t>& values) {
@@ -17,6 +19,18 @@ ByteBuffer words(const std::vector<uint32_t>& values) {
 
 ByteBuffer words(std::initializer_list<uint32_t> values) {
   return words(std::vector<uint32_t>(values));
+}
+
+Program spinning_program() {
+  using namespace vyre::build;
+  return {{storage("n", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+          {1, 1, 1},
+          {let("x", u32(1)),
+           loop("i", u32(0), load("n", u32(0)),
+                {assign("x", bit_xor(var("x"), shl(var("x"), u32(13)))),
+                 assign("x", bit_xor(var("x"), shr(var("x"), u32(17)))),
+                 assign("x", bit_xor(var("x"), shl(var("x"), u32(5))))}),
+           store("out", u32(0), var("x"))}};
 }
 
 OpenClBackend& shared_backend() {

@@ -32,6 +32,11 @@ void open_device_queue(OpenClApi& api, ClDevice& device, std::shared_ptr<ClQueue
 BufferSet run_ok(Backend& backend, const Program& program, const BufferSet& inputs,
                  const Grid& grid = {});
 
+/// A program in which one invocation runs `rounds` (read from `n`) rounds of a
+/// xorshift, which no compiler can fold, and stores the result in `out`: a
+/// kernel as long as the test asks (timeouts, hung lanes).
+Program spinning_program();
+
 /// Buffers as hex words, for failure messages.
 std::string describe(const BufferSet& buffers);
 

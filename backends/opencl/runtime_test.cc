@@ -15,22 +15,10 @@ namespace vyre::opencl {
 namespace {
 
 using namespace vyre::build;
+using testing::spinning_program;
 using testing::words;
 
 const BufferDecl kOut = storage("out", 0, BufferAccess::ReadWrite);
-
-/// A program in which one invocation runs `rounds` (read from `n`) rounds of a
-/// xorshift, which no compiler can fold, and stores the result.
-Program spinning_program() {
-  return {{storage("n", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
-          {1, 1, 1},
-          {let("x", u32(1)),
-           loop("i", u32(0), load("n", u32(0)),
-                {assign("x", bit_xor(var("x"), shl(var("x"), u32(13)))),
-                 assign("x", bit_xor(var("x"), shr(var("x"), u32(17)))),
-                 assign("x", bit_xor(var("x"), shl(var("x"), u32(5))))}),
-           store("out", u32(0), var("x"))}};
-}
 
 /// The output of spinning_program for one round (n = 1), dispatched until it
 /// is not a Timeout (at most 400 times); the test fails on any other status.

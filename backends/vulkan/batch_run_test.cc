@@ -10,6 +10,7 @@
 #include <chrono>
 #include <thread>
 
+#include "backends/two_outputs_test_program.h"
 #include "backends/vulkan/bounded_lowering.h"
 #include "backends/vulkan/vulkan_test_support.h"
 #include "reference/interpreter.h"
@@ -22,6 +23,9 @@ namespace {
 using namespace vyre::build;
 using testing::repeat;
 using testing::words;
+using vyre::testing::two_outputs_a;
+using vyre::testing::two_outputs_b;
+using vyre::testing::two_outputs_program;
 
 /// Byte the poisoned variants fill pure outputs with.
 constexpr uint8_t kPoison = 0xAB;
@@ -199,33 +203,11 @@ TEST(VulkanBatch, ADifferingRunZeroMakesEveryOtherRunDiffer) {
   }
 }
 
-/// a[i] = i + 100 and b[i] = 2 * i: two read_write buffers, `a` bound
-/// first (the one perturb_run_for_testing overwrites word 0 of).
-const Program kTwoOutputs{
-    {storage("a", 0, BufferAccess::ReadWrite), storage("b", 1, BufferAccess::ReadWrite)},
-    {64, 1, 1},
-    {store("a", invocation_id(0), add(invocation_id(0), u32(100))),
-     store("b", invocation_id(0), mul(invocation_id(0), u32(2)))}};
-
-/// What kTwoOutputs leaves in `a` (word 0 perturbed or not) and in `b`.
-ByteBuffer two_outputs_a(bool perturbed) {
-  std::vector<uint32_t> a(64);
-  for (uint32_t i = 0; i < 64; ++i) a[i] = i + 100;
-  if (perturbed) a[0] = 0x5A5A5A5A;
-  return words(a);
-}
-
-ByteBuffer two_outputs_b() {
-  std::vector<uint32_t> b(64);
-  for (uint32_t i = 0; i < 64; ++i) b[i] = 2 * i;
-  return words(b);
-}
-
-/// 8 runs in 2 submissions of kTwoOutputs, run 5 perturbed, `scratch` not
+/// 8 runs in 2 submissions of two_outputs_program, run 5 perturbed, `scratch` not
 /// judged, at most `reported` differing runs returned.
 BatchOutcome perturbed_two_outputs(VulkanBackend& backend, std::vector<std::string> scratch,
                                    uint32_t reported = kMaxReportedDifferingRuns) {
-  auto program = compile_ok(backend, kTwoOutputs);
+  auto program = compile_ok(backend, two_outputs_program());
   if (!program) return {};
   BatchOptions options{8, 2};
   options.scratch = std::move(scratch);
