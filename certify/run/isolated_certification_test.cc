@@ -6,9 +6,9 @@
 // on a backend that crashes on some random programs finishes with them as
 // findings.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <functional>
@@ -163,7 +163,12 @@ TEST(IsolatedCertification, ACrashAndAHangFailOneCaseEachAndTheRunFinishes) {
     EXPECT_TRUE(std::filesystem::exists(run.out_dir + "/" + failed->failure->repro))
         << failed->failure->repro;
   }
-  EXPECT_EQ(reopened, 2);  // One fresh backend per retried case.
+  // One fresh backend per retried case: the crash and the hang, and under
+  // heavy load (the sanitized suite) a passing case whose call outlasted
+  // kTimeout once and passed on its retry.
+  const auto retried = std::count_if(report.cases.begin(), report.cases.end(),
+                                     [](const CaseResult& c) { return c.retried.has_value(); });
+  EXPECT_EQ(reopened, retried);
   ASSERT_EQ(report.levels.size(), 1u);
   EXPECT_EQ(report.levels[0].failed, 2u);
   EXPECT_FALSE(report.certified);
