@@ -19,11 +19,15 @@ using namespace vyre::build;
 class StubProgram final : public CompiledProgram {};
 
 /// Run n returns {"out": {byte}} with the byte scripted for n (7 unless
-/// told), or the scripted failure.
+/// told), or the scripted failure; with `work`, also {"work": {n}}, a
+/// scratch buffer that differs in every run, as graph.bfs's visited_set may.
 class StubBackend final : public Backend {
  public:
   std::map<uint32_t, uint8_t> bytes;
   std::map<uint32_t, Status> failures;
+  bool work = false;
+  /// Runs that return no "out" buffer at all.
+  std::set<uint32_t> without_out;
   uint32_t dispatched = 0;
 
   std::string name() const override { return "stub"; }
@@ -36,8 +40,11 @@ class StubBackend final : public Backend {
     if (auto it = failures.find(run); it != failures.end()) {
       return {it->second, "scripted failure of run " + std::to_string(run), {}, {}};
     }
+    BufferSet outputs;
+    if (work) outputs["work"] = {static_cast<uint8_t>(run)};
     const auto it = bytes.find(run);
-    return {Status::Ok, "", {{"out", {it == bytes.end() ? uint8_t{7} : it->second}}}, {}};
+    if (!without_out.contains(run)) outputs["out"] = {it == bytes.end() ? uint8_t{7} : it->second};
+    return {Status::Ok, "", std::move(outputs), {}};
   }
 };
 
@@ -95,30 +102,6 @@ TEST(DefaultDispatchRuns, ZeroRunsRunsOnce) {
   EXPECT_EQ(batch.dispatches, 1u);
 }
 
-/// Run n returns {"out": {byte}} as StubBackend does, and {"work": {n}}:
-/// a scratch buffer that differs in every run, as graph.bfs's visited_set
-/// may.
-class ScratchStubBackend final : public Backend {
- public:
-  std::map<uint32_t, uint8_t> bytes;
-  /// Runs that return no "out" buffer at all.
-  std::set<uint32_t> without_out;
-  uint32_t dispatched = 0;
-
-  std::string name() const override { return "scratch-stub"; }
-  Capabilities probe() override { return {}; }
-  CompileOutcome compile(const Program&) override {
-    return {Status::Ok, "", std::make_shared<StubProgram>()};
-  }
-  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet&, const Grid&) override {
-    const uint32_t run = dispatched++;
-    BufferSet outputs{{"work", {static_cast<uint8_t>(run)}}};
-    const auto it = bytes.find(run);
-    if (!without_out.contains(run)) outputs["out"] = {it == bytes.end() ? uint8_t{7} : it->second};
-    return {Status::Ok, "", std::move(outputs), {}};
-  }
-};
-
 BatchOptions with_scratch(uint32_t runs, std::vector<std::string> scratch) {
   BatchOptions options;
   options.runs = runs;
@@ -128,7 +111,8 @@ BatchOptions with_scratch(uint32_t runs, std::vector<std::string> scratch) {
 }
 
 TEST(DefaultDispatchRuns, RunsDifferingOnlyInScratchAreNeitherCountedNorReturned) {
-  ScratchStubBackend stub;
+  StubBackend stub;
+  stub.work = true;
   const BatchOutcome batch =
       stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(20, {"work"}));
   ASSERT_EQ(batch.status, Status::Ok);
@@ -139,7 +123,8 @@ TEST(DefaultDispatchRuns, RunsDifferingOnlyInScratchAreNeitherCountedNorReturned
 }
 
 TEST(DefaultDispatchRuns, WithoutScratchEveryRunDiffersInTheWorkBuffer) {
-  ScratchStubBackend stub;
+  StubBackend stub;
+  stub.work = true;
   const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(20, {}));
   EXPECT_EQ(batch.differing_runs, 19u);
   ASSERT_EQ(batch.differing.size(), 19u);
@@ -147,7 +132,8 @@ TEST(DefaultDispatchRuns, WithoutScratchEveryRunDiffersInTheWorkBuffer) {
 }
 
 TEST(DefaultDispatchRuns, ARunDifferingInAJudgedBufferComesBackWithoutScratch) {
-  ScratchStubBackend stub;
+  StubBackend stub;
+  stub.work = true;
   stub.bytes = {{4, 1}, {9, 2}};
   const BatchOutcome batch =
       stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(12, {"work", "absent"}));
@@ -162,7 +148,8 @@ TEST(DefaultDispatchRuns, ARunDifferingInAJudgedBufferComesBackWithoutScratch) {
 }
 
 TEST(DefaultDispatchRuns, AJudgedBufferMissingFromARunMakesItDiffer) {
-  ScratchStubBackend stub;
+  StubBackend stub;
+  stub.work = true;
   stub.without_out = {3};
   const BatchOutcome batch =
       stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(5, {"work"}));
