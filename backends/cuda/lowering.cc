@@ -3,7 +3,6 @@
 
 #include "backends/clike/emitter.h"
 #include "backends/clike/kernel_buffers.h"
-#include "backends/clike/validation_error.h"
 #include "backends/cuda/cuda_c_dialect.h"
 
 namespace vyre::cuda {
@@ -30,14 +29,8 @@ Result<std::string> emit_cuda_c(const Program& program, const KernelInterface& i
 }
 
 Result<LoweredKernel> lower_program(const Program& program, uint32_t loop_iteration_budget) {
-  if (std::optional<Error> invalid = clike::validation_error(program)) return *invalid;
-  if (std::optional<std::string> beyond = beyond_cuda_c_limits(program)) return Error{*beyond};
-  LoweredKernel lowered;
-  lowered.iface = kernel_interface_of(program, loop_iteration_budget);
-  Result<std::string> source = emit_cuda_c(program, lowered.iface);
-  if (!source.ok()) return source.error();
-  lowered.source = std::move(*source);
-  return lowered;
+  return clike::lower_to_source<KernelInterface>(program, loop_iteration_budget,
+                                                 beyond_cuda_c_limits, emit_cuda_c);
 }
 
 std::optional<std::string> beyond_cuda_c_limits(const Program& program) {
@@ -51,10 +44,8 @@ std::optional<std::string> beyond_cuda_c_limits(const Program& program) {
 LoweringOutcome lower_for_backend(const Program& program, uint32_t loop_iteration_budget) {
   Result<LoweredKernel> lowered = lower_program(program, loop_iteration_budget);
   if (lowered.ok()) return {Status::Ok, "", std::move(*lowered)};
-  const bool valid = !clike::validation_error(program).has_value();
-  return {valid && beyond_cuda_c_limits(program) ? Status::NotSupported : Status::CompileError,
-          lowered.error().message,
-          {}};
+  const bool not_supported = clike::refused_only_by_limits(program, beyond_cuda_c_limits);
+  return {not_supported ? Status::NotSupported : Status::CompileError, lowered.error().message, {}};
 }
 
 }  // namespace vyre::cuda
