@@ -1,7 +1,6 @@
 // Program -> validated -> CUDA C.
 #include "backends/cuda/lowering.h"
 
-#include "backends/clike/emitter.h"
 #include "backends/clike/kernel_buffers.h"
 #include "backends/cuda/cuda_c_dialect.h"
 
@@ -15,17 +14,12 @@ constexpr uint64_t kMaxKernelInt = 0x7FFFFFFF;
 
 Result<std::string> emit_cuda_c(const Program& program, const KernelInterface& iface,
                                 const OpRegistry& ops) {
-  clike::KernelBuffers buffers(program, iface, cuda_c_dialect(), cuda_c_kernel());
-  Result<std::string> body =
-      clike::emit_body(program, cuda_c_dialect(), buffers, iface.loop_iteration_budget, ops);
-  if (!body.ok()) return body.error();
   // The workgroup's invocations as the most a block of this kernel has, so
   // NVRTC allots registers for a block of that size (spilling if it must)
   // rather than leaving the kernel unlaunchable at it.
-  return "// Lowered from a vyre 0.4.0 program (backends/cuda).\n" +
-         std::string(cuda_c_dialect().prelude) + "extern \"C\" __global__ void __launch_bounds__(" +
-         std::to_string(iface.workgroup_invocations()) + ") " + kKernelName + "(" +
-         buffers.parameters() + ") {\n" + buffers.workgroup_memory() + *body + "}\n";
+  const std::string head = "extern \"C\" __global__ void __launch_bounds__(" +
+                           std::to_string(iface.workgroup_invocations()) + ") " + kKernelName;
+  return clike::kernel_source(program, iface, cuda_c_dialect(), cuda_c_kernel(), "cuda", head, ops);
 }
 
 Result<LoweredKernel> lower_program(const Program& program, uint32_t loop_iteration_budget) {
