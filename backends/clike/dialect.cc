@@ -24,22 +24,29 @@ constexpr std::pair<BinOp, std::string_view> kCommonBinOps[] = {
     {BinOp::BitXor, "$a ^ $b"},
     {BinOp::Shl, "$a << ($b & 31u)"},
     {BinOp::Shr, "$a >> ($b & 31u)"},
-    // Comparisons and And/Or yield a u32 0/1 whatever the language's own
-    // result type (int in OpenCL C, bool in CUDA C).
-    {BinOp::Eq, "($a == $b ? 1u : 0u)"},
-    {BinOp::Ne, "($a != $b ? 1u : 0u)"},
-    {BinOp::Lt, "($a < $b ? 1u : 0u)"},
-    {BinOp::Gt, "($a > $b ? 1u : 0u)"},
-    {BinOp::Le, "($a <= $b ? 1u : 0u)"},
-    {BinOp::Ge, "($a >= $b ? 1u : 0u)"},
-    {BinOp::And, "($a != 0u && $b != 0u ? 1u : 0u)"},
-    {BinOp::Or, "($a != 0u || $b != 0u ? 1u : 0u)"},
 };
 
 constexpr std::pair<UnOp, std::string_view> kCommonUnOps[] = {
     {UnOp::Negate, "0u - $a"},
     {UnOp::BitNot, "~$a"},
-    {UnOp::LogicalNot, "($a == 0u ? 1u : 0u)"},
+};
+
+// Comparisons and And/Or/Not as C conditions. Each yields a u32 0/1 as the
+// dialect casts Bool to U32, whatever the language's own result type of the
+// condition (bool in GLSL and CUDA C, int in OpenCL C).
+constexpr std::pair<BinOp, std::string_view> kBinConditions[] = {
+    {BinOp::Eq, "$a == $b"},
+    {BinOp::Ne, "$a != $b"},
+    {BinOp::Lt, "$a < $b"},
+    {BinOp::Gt, "$a > $b"},
+    {BinOp::Le, "$a <= $b"},
+    {BinOp::Ge, "$a >= $b"},
+    {BinOp::And, "$a != 0u && $b != 0u"},
+    {BinOp::Or, "$a != 0u || $b != 0u"},
+};
+
+constexpr std::pair<UnOp, std::string_view> kUnConditions[] = {
+    {UnOp::LogicalNot, "$a == 0u"},
 };
 
 // Component selections of the word-pair and word-quad types (U64 is the pair
@@ -62,22 +69,9 @@ constexpr CastSpelling kCommonCasts[] = {
     {DataType::Vec4U32, DataType::Vec2U32, "$a.xy"},
 };
 
-/// The row of `key` in the dialect's table, else in the common one.
-template <typename Key, size_t N>
-std::string_view row_of(std::span<const std::pair<Key, std::string_view>> table,
-                        const std::pair<Key, std::string_view> (&common)[N], Key key) {
-  for (const auto& [k, v] : table) {
-    if (k == key) return v;
-  }
-  for (const auto& [k, v] : common) {
-    if (k == key) return v;
-  }
-  return {};
-}
-
 /// The row of a non-identity cast in the dialect's table, else in the common
 /// one; empty when neither has it.
-std::string_view cast_row(const Dialect& d, DataType from, DataType to) {
+std::string_view table_cast(const Dialect& d, DataType from, DataType to) {
   for (const CastSpelling& row : d.casts) {
     if (row.from == from && row.to == to) return row.pattern;
   }
@@ -85,6 +79,43 @@ std::string_view cast_row(const Dialect& d, DataType from, DataType to) {
     if (row.from == from && row.to == to) return row.pattern;
   }
   return {};
+}
+
+/// The pattern of a non-identity cast: table_cast, else for a word pair or
+/// quad to I32 its first word (the cast to U32) cast as a U32 is; empty when
+/// the cast has none.
+std::string cast_row(const Dialect& d, DataType from, DataType to) {
+  if (const std::string_view row = table_cast(d, from, to); !row.empty()) return std::string(row);
+  if (to != DataType::I32 || from == DataType::U32 || from == DataType::Bool) return {};
+  const std::string_view first_word = table_cast(d, from, DataType::U32);
+  if (first_word.empty()) return {};
+  return expand(table_cast(d, DataType::U32, DataType::I32), {first_word});
+}
+
+/// The pattern of `op`: the dialect's row, else the common one, else its
+/// condition made a u32 0/1 by the dialect's Bool -> U32 cast.
+template <typename Op, size_t N, size_t M>
+std::string row_of(const Dialect& d, std::span<const std::pair<Op, std::string_view>> table,
+                   const std::pair<Op, std::string_view> (&common)[N],
+                   const std::pair<Op, std::string_view> (&conditions)[M], Op op) {
+  for (const auto& [k, v] : table) {
+    if (k == op) return std::string(v);
+  }
+  for (const auto& [k, v] : common) {
+    if (k == op) return std::string(v);
+  }
+  for (const auto& [k, v] : conditions) {
+    if (k == op) return expand(table_cast(d, DataType::Bool, DataType::U32), {v});
+  }
+  return {};
+}
+
+std::string row_of(const Dialect& d, BinOp op) {
+  return row_of(d, {}, kCommonBinOps, kBinConditions, op);
+}
+
+std::string row_of(const Dialect& d, UnOp op) {
+  return row_of(d, d.un_ops, kCommonUnOps, kUnConditions, op);
 }
 
 /// The seeded bug's pattern for `op`, built from the dialect's correct rows;
@@ -104,23 +135,21 @@ std::optional<std::string> mutated(const Dialect& d, BinOp op) {
     return "($b == 0u ? $a : $a % max($b, 1u))";
   if (op == BinOp::Lt && mutant_active(Mutant::LtSigned))
     return "(" + as_i32("$a") + " < " + as_i32("$b") + " ? 1u : 0u)";
-  if (op == BinOp::Ge && mutant_active(Mutant::GeAsGt))
-    return std::string(row_of(d.bin_ops, kCommonBinOps, BinOp::Gt));
+  if (op == BinOp::Ge && mutant_active(Mutant::GeAsGt)) return row_of(d, BinOp::Gt);
   if (op == BinOp::And && mutant_active(Mutant::LogicalAndBitwise)) return "($a & $b)";
   if (op == BinOp::Or && mutant_active(Mutant::LogicalOrBitwise)) return "($a | $b)";
   return std::nullopt;
 }
 
 std::optional<std::string> mutated(const Dialect& d, UnOp op) {
-  const auto row = [&](UnOp o) { return row_of(d.un_ops, kCommonUnOps, o); };
+  const auto row = [&](UnOp o) { return row_of(d, o); };
   if (op == UnOp::Clz && mutant_active(Mutant::ClzOfZeroIs31))
-    return "($a == 0u ? 31u : " + std::string(row(UnOp::Clz)) + ")";
+    return "($a == 0u ? 31u : " + row(UnOp::Clz) + ")";
   if (op == UnOp::Ctz && mutant_active(Mutant::CtzOfZeroAllOnes))
-    return "($a == 0u ? 0xFFFFFFFFu : " + std::string(row(UnOp::Ctz)) + ")";
+    return "($a == 0u ? 0xFFFFFFFFu : " + row(UnOp::Ctz) + ")";
   if (op == UnOp::Popcount && mutant_active(Mutant::PopcountLowHalf))
     return expand(row(UnOp::Popcount), {"($a & 0xFFFFu)"});
-  if (op == UnOp::Negate && mutant_active(Mutant::NegateAsBitNot))
-    return std::string(row(UnOp::BitNot));
+  if (op == UnOp::Negate && mutant_active(Mutant::NegateAsBitNot)) return row(UnOp::BitNot);
   if (op == UnOp::LogicalNot && mutant_active(Mutant::LogicalNotXorOne)) return "($a ^ 1u)";
   return std::nullopt;
 }
@@ -157,29 +186,44 @@ std::optional<std::string> mutated_cast(const Dialect& d, DataType from, DataTyp
 }  // namespace
 
 std::optional<TypeSpelling> Dialect::type(DataType t) const {
-  for (const TypeSpelling& row : types) {
-    if (row.type == t) return row;
+  // U64 is the word pair (lo, hi): the shape of Vec2U32, no IR operation
+  // does arithmetic on it, and its casts stay those of Vec2U32.
+  const DataType spelled = t == DataType::U64 ? DataType::Vec2U32 : t;
+  for (TypeSpelling row : types) {
+    if (row.type != spelled) continue;
+    row.type = t;
+    return row;
   }
-  return std::nullopt;
+  if (t != DataType::Bool) return std::nullopt;
+  // Bool lives in memory as a 0/1 word (S2); any non-zero word loads as true.
+  const std::optional<TypeSpelling> word = type(DataType::U32);
+  if (!word) return std::nullopt;
+  return TypeSpelling{DataType::Bool,
+                      "bool",
+                      word->memory,
+                      "false",
+                      word->memory_zero,
+                      table_cast(*this, DataType::U32, DataType::Bool),
+                      table_cast(*this, DataType::Bool, DataType::U32)};
 }
 
 std::string Dialect::pattern(BinOp op) const {
   if (std::optional<std::string> bug = mutated(*this, op)) return *bug;
-  return std::string(row_of(bin_ops, kCommonBinOps, op));
+  return row_of(*this, op);
 }
 
 std::string Dialect::pattern(UnOp op) const {
   if (std::optional<std::string> bug = mutated(*this, op)) return *bug;
-  return std::string(row_of(un_ops, kCommonUnOps, op));
+  return row_of(*this, op);
 }
 
 std::optional<std::string> Dialect::cast_pattern(DataType from, DataType to) const {
   if (!type(from) || !type(to)) return std::nullopt;
   if (from == to) return "$a";
   if (std::optional<std::string> bug = mutated_cast(*this, from, to)) return bug;
-  const std::string_view row = cast_row(*this, from, to);
+  std::string row = cast_row(*this, from, to);
   if (row.empty()) return std::nullopt;
-  return std::string(row);
+  return row;
 }
 
 std::string_view Dialect::atomic_function(AtomicOp op) const {

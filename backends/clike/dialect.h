@@ -1,8 +1,9 @@
 // How one C-like language spells what the shared emitter (emitter.h) decides:
 // value types, operator and cast patterns, atomic builtins, id builtins, the
 // negative i32 literal, the barrier and the helper functions every source
-// starts with. A dialect is data only; GLSL (backends/vulkan/glsl_dialect.cc)
-// and OpenCL C (backends/opencl/opencl_c_dialect.cc) are two instances.
+// starts with. A dialect is data only; GLSL (backends/vulkan/glsl_dialect.cc),
+// OpenCL C (backends/opencl/opencl_c_dialect.cc) and CUDA C
+// (backends/cuda/cuda_c_dialect.cc) are its instances.
 //
 // Patterns name their operands $a, $b, $c; expand() fills them in. Operands
 // are always temporaries, variables or literals, so a pattern may use one
@@ -58,9 +59,14 @@ struct BarrierSpelling {
 /// A C-like language's spelling of the lowered code.
 struct Dialect {
   std::string_view name;  ///< "GLSL 450", "OpenCL C 1.2": for messages.
+  /// U32, I32, Vec2U32 and Vec4U32; type() spells U64 as Vec2U32 and Bool
+  /// from U32 and the Bool casts.
   std::span<const TypeSpelling> types;
-  std::span<const std::pair<BinOp, std::string_view>> bin_ops;
+  /// The unary operators the language spells its own way; every binary
+  /// operator and the rest of the unary ones are clike's (dialect.cc).
   std::span<const std::pair<UnOp, std::string_view>> un_ops;
+  /// The casts the language spells its own way; the component selections,
+  /// Bool's C casts and a vector's first word to I32 are clike's.
   std::span<const CastSpelling> casts;
   std::span<const std::pair<AtomicOp, std::string_view>> atomics;
   /// Pattern of an atomic builtin's first argument from the element $a:
@@ -77,7 +83,8 @@ struct Dialect {
   /// The row for `type`; nullopt for types a kernel cannot hold (Bytes, planned).
   std::optional<TypeSpelling> type(DataType type) const;
   /// Pattern computing `op` on u32 operands $a, $b (S3: division by zero is
-  /// 0, shifts mask their count, comparisons and And/Or yield 0/1).
+  /// 0, shifts mask their count, comparisons and And/Or yield 0/1, as the
+  /// Bool -> U32 cast spells it).
   std::string pattern(BinOp op) const;
   /// Pattern computing `op` on the u32 operand $a (Clz/Ctz of 0 are 32).
   std::string pattern(UnOp op) const;

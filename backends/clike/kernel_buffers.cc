@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "backends/clike/emitter.h"
+
 namespace vyre::clike {
 
 KernelBuffers::KernelBuffers(const Program& program, const EntryInterface& iface,
@@ -111,6 +113,18 @@ std::string KernelBuffers::budget_exhausted() const {
 
 std::string KernelBuffers::loop_cut_short() const {
   return "";
+}
+
+Result<std::string> kernel_source(const Program& program, const EntryInterface& iface,
+                                  const Dialect& dialect, const KernelSpelling& spelling,
+                                  std::string_view backend, std::string_view head,
+                                  const OpRegistry& ops) {
+  KernelBuffers buffers(program, iface, dialect, spelling);
+  Result<std::string> body = emit_body(program, dialect, buffers, iface.loop_iteration_budget, ops);
+  if (!body.ok()) return body.error();
+  return "// Lowered from a vyre 0.4.0 program (backends/" + std::string(backend) + ").\n" +
+         std::string(dialect.prelude) + std::string(head) + "(" + buffers.parameters() + ") {\n" +
+         buffers.workgroup_memory() + *body + "}\n";
 }
 
 }  // namespace vyre::clike

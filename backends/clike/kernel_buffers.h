@@ -12,6 +12,8 @@
 #include "backends/clike/buffer_accessor.h"
 #include "backends/clike/dialect.h"
 #include "backends/clike/entry_interface.h"
+#include "spec/ir/op_registry.h"
+#include "spec/support/result.h"
 
 namespace vyre::clike {
 
@@ -57,5 +59,15 @@ class KernelBuffers : public BufferAccessor {
   const Dialect& d_;
   const KernelSpelling& spelling_;
 };
+
+/// The whole kernel of `program` for `iface`: a comment naming the backend
+/// folder (`backend`: "opencl") that lowered it, the dialect's prelude,
+/// `head` (what precedes the parameter list: qualifiers, attributes and the
+/// kernel's name), the KernelBuffers parameters, workgroup arrays and
+/// emit_body's statements. An Error names a node the emitter cannot lower.
+Result<std::string> kernel_source(const Program& program, const EntryInterface& iface,
+                                  const Dialect& dialect, const KernelSpelling& spelling,
+                                  std::string_view backend, std::string_view head,
+                                  const OpRegistry& ops);
 
 }  // namespace vyre::clike

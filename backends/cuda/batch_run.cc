@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+#include "backends/batch_failure.h"
+#include "backends/clike/batch_buffer.h"
 #include "backends/cuda/dispatch_checks.h"
 #include "backends/elapsed_ms.h"
 #include "spec/support/huge_pages.h"
@@ -80,14 +82,7 @@ class Allocations {
 /// One bound buffer of the batch. Read-only and uniform buffers have one
 /// resident copy that every run reads; a read_write buffer has one slot per
 /// run of a submission, initialised from its pristine copy.
-struct Binding {
-  const KernelBuffer* decl = nullptr;
-  const ByteBuffer* bytes = nullptr;
-  uint64_t size = 0;  ///< Device bytes (whole words, at least 16).
-  bool output = false;
-  /// An output the caller does not judge (BatchOptions::scratch): only run
-  /// 0's bytes of it are read back.
-  bool scratch = false;
+struct Binding : clike::BatchBuffer {
   CUdeviceptr resident = 0;  ///< The shared copy, or the pristine one.
   CUdeviceptr slots = 0;     ///< Outputs: `stride` bytes per slot (== resident for one run).
   uint64_t stride = 0;
@@ -116,11 +111,8 @@ class Batch {
 
  private:
   bool fail(Status status, std::string message, uint32_t run = 0) {
-    result_.outcome.status = status;
-    result_.outcome.message = std::move(message);
-    result_.outcome.failed_run = run;
     if (status == Status::DeviceLost) context_.mark_lost();
-    return false;
+    return record_batch_failure(result_.outcome, status, std::move(message), run);
   }
 
   bool fail(CUresult r, const std::string& what, uint32_t run = 0) {
@@ -131,22 +123,14 @@ class Batch {
   }
 
   BatchResult finish() {
-    if (result_.outcome.status != Status::Ok) {
-      result_.outcome.first_outputs.clear();
-      drain();
-    }
-    return std::move(result_);
+    if (result_.outcome.status != Status::Ok) drain();
+    return {finished_batch(std::move(result_.outcome)), result_.timing};
   }
 
   bool lay_out() {
     uint64_t per_run = 0;
     for (const KernelBuffer& b : r_.iface.buffers) {
-      Binding binding;
-      binding.decl = &b;
-      binding.bytes = &r_.inputs.at(b.name);
-      binding.size = device_buffer_bytes(binding.bytes->size());
-      binding.output = b.access == BufferAccess::ReadWrite;
-      binding.scratch = binding.output && is_scratch(r_.options, b.name);
+      Binding binding{clike::batch_buffer(b, r_.inputs, is_scratch(r_.options, b.name))};
       binding.stride = slot_stride(binding.size);
       // Fits a u32: exceeded_limit keeps every buffer within device memory,
       // and S1 counts elements of at least 4 bytes (Bytes: backing words).

@@ -13,14 +13,11 @@ namespace {
 
 // CUDA's vector types have no operators, no swizzles and no vector literals:
 // values are built with make_uint2/make_uint4 (NVRTC declares them).
+// Bool and U64 (8-byte aligned, as the host's buffer holds the word pair)
+// are spelled from these rows (clike::Dialect::type).
 constexpr clike::TypeSpelling kTypes[] = {
     {DataType::U32, "unsigned int", "unsigned int", "0u", "0u", "$a", "$a"},
     {DataType::I32, "int", "int", "0", "0", "$a", "$a"},
-    // Bool lives in memory as a 0/1 word (S2); any non-zero word loads as true.
-    {DataType::Bool, "bool", "unsigned int", "false", "0u", "($a != 0u)", "($a ? 1u : 0u)"},
-    // U64 is the word pair (lo, hi), the shape of Vec2U32 (8-byte aligned, as
-    // the host's buffer holds it).
-    {DataType::U64, "uint2", "uint2", "make_uint2(0u, 0u)", "make_uint2(0u, 0u)", "$a", "$a"},
     {DataType::Vec2U32, "uint2", "uint2", "make_uint2(0u, 0u)", "make_uint2(0u, 0u)", "$a", "$a"},
     {DataType::Vec4U32, "uint4", "uint4", "make_uint4(0u, 0u, 0u, 0u)",
      "make_uint4(0u, 0u, 0u, 0u)", "$a", "$a"},
@@ -35,8 +32,9 @@ constexpr std::pair<UnOp, std::string_view> kUnOps[] = {
     {UnOp::ReverseBits, "__brev($a)"},
 };
 
-// The valid non-identity cells of the pinned cast table but the component
-// selections and Bool casts clike shares; identity casts are "$a" and every other cell is
+// The valid non-identity cells of the pinned cast table but those clike
+// writes for every dialect (component selections, Bool's C casts, a vector's
+// first word to I32); identity casts are "$a" and every other cell is
 // rejected. u32 <-> i32 keep the bits: NVRTC converts out-of-range values
 // modulo 2^32 (two's complement, as C++20 defines it). A scalar cast to a
 // vector type splats it. Without swizzles, the low half of a Vec4U32 is
@@ -55,9 +53,6 @@ constexpr clike::CastSpelling kCasts[] = {
     {DataType::Bool, DataType::Vec2U32, "make_uint2($a ? 1u : 0u, $a ? 1u : 0u)"},
     {DataType::Bool, DataType::Vec4U32,
      "make_uint4($a ? 1u : 0u, $a ? 1u : 0u, $a ? 1u : 0u, $a ? 1u : 0u)"},
-    {DataType::U64, DataType::I32, "((int)$a.x)"},
-    {DataType::Vec2U32, DataType::I32, "((int)$a.x)"},
-    {DataType::Vec4U32, DataType::I32, "((int)$a.x)"},
     {DataType::Vec4U32, DataType::U64, "make_uint2($a.x, $a.y)"},
     {DataType::Vec4U32, DataType::Vec2U32, "make_uint2($a.x, $a.y)"},
 };
@@ -82,7 +77,6 @@ const clike::Dialect& cuda_c_dialect() {
   static constexpr clike::Dialect kCudaC = {
       .name = "CUDA C",
       .types = kTypes,
-      .bin_ops = {},
       .un_ops = kUnOps,
       .casts = kCasts,
       .atomics = kAtomics,

@@ -2,17 +2,11 @@
 #include "backends/cuda/cuda_device.h"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
+
+#include "backends/device_selection.h"
 
 namespace vyre::cuda {
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 uint64_t attribute(const CudaApi& api, CUdevice device, CUdevice_attribute which) {
   int value = 0;
@@ -65,11 +59,12 @@ CudaDevice probe_device(const CudaApi& api, CUdevice device, int driver_version)
   return out;
 }
 
-std::string describe(const std::vector<CudaDevice>& devices) {
-  std::string out;
-  for (size_t i = 0; i < devices.size(); ++i) {
-    out += "\n  " + std::to_string(i) + ": " + devices[i].capabilities.device_name + " (" +
-           devices[i].capabilities.api + ")";
+/// `devices` as a selector sees them: matched by name.
+std::vector<ListedDevice> listed(const std::vector<CudaDevice>& devices) {
+  std::vector<ListedDevice> out;
+  for (const CudaDevice& d : devices) {
+    out.push_back(
+        {d.capabilities.device_name, d.capabilities.device_name + " (" + d.capabilities.api + ")"});
   }
   return out;
 }
@@ -102,19 +97,9 @@ Result<CudaDevice> select_device(const std::vector<CudaDevice>& devices,
                                  std::string_view selector) {
   if (devices.empty()) return Error{"no CUDA device to choose from"};
   if (selector.empty()) return devices.front();
-  size_t index = 0;
-  const auto [end, ec] = std::from_chars(selector.data(), selector.data() + selector.size(), index);
-  if (ec == std::errc() && end == selector.data() + selector.size()) {
-    if (index < devices.size()) return devices[index];
-    return Error{"CUDA device index " + std::string(selector) +
-                 " is out of range; devices:" + describe(devices)};
-  }
-  const std::string wanted = lower(selector);
-  for (const CudaDevice& d : devices) {
-    if (lower(d.capabilities.device_name).find(wanted) != std::string::npos) return d;
-  }
-  return Error{"no CUDA device matches `" + std::string(selector) +
-               "`; devices:" + describe(devices)};
+  Result<size_t> chosen = selected_device(listed(devices), selector, "CUDA");
+  if (!chosen.ok()) return chosen.error();
+  return devices[*chosen];
 }
 
 Result<std::unique_ptr<CudaContext>> CudaContext::create(const CudaApi& api,

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "backends/clike/entry_interface.h"
+#include "backends/clike/lowering_refusal.h"
 
 namespace vyre::cuda {
 
@@ -32,10 +33,8 @@ inline KernelInterface kernel_interface_of(const Program& program, uint32_t loop
   return {clike::entry_interface_of(program, loop_iteration_budget)};
 }
 
-/// A program lowered for CUDA: the kernel source and its parameters.
-struct LoweredKernel {
-  std::string source;  ///< CUDA C++ for NVRTC, one kernel named kKernelName.
-  KernelInterface iface;
-};
+/// A program lowered for CUDA: the kernel source (CUDA C++ for NVRTC, one
+/// kernel named kKernelName) and its parameters.
+using LoweredKernel = clike::LoweredSource<KernelInterface>;
 
 }  // namespace vyre::cuda

@@ -1,9 +1,7 @@
 // Program -> validated -> CUDA C.
 #include "backends/cuda/lowering.h"
 
-#include "backends/clike/emitter.h"
 #include "backends/clike/kernel_buffers.h"
-#include "backends/clike/validation_error.h"
 #include "backends/cuda/cuda_c_dialect.h"
 
 namespace vyre::cuda {
@@ -16,28 +14,17 @@ constexpr uint64_t kMaxKernelInt = 0x7FFFFFFF;
 
 Result<std::string> emit_cuda_c(const Program& program, const KernelInterface& iface,
                                 const OpRegistry& ops) {
-  clike::KernelBuffers buffers(program, iface, cuda_c_dialect(), cuda_c_kernel());
-  Result<std::string> body =
-      clike::emit_body(program, cuda_c_dialect(), buffers, iface.loop_iteration_budget, ops);
-  if (!body.ok()) return body.error();
   // The workgroup's invocations as the most a block of this kernel has, so
   // NVRTC allots registers for a block of that size (spilling if it must)
   // rather than leaving the kernel unlaunchable at it.
-  return "// Lowered from a vyre 0.4.0 program (backends/cuda).\n" +
-         std::string(cuda_c_dialect().prelude) + "extern \"C\" __global__ void __launch_bounds__(" +
-         std::to_string(iface.workgroup_invocations()) + ") " + kKernelName + "(" +
-         buffers.parameters() + ") {\n" + buffers.workgroup_memory() + *body + "}\n";
+  const std::string head = "extern \"C\" __global__ void __launch_bounds__(" +
+                           std::to_string(iface.workgroup_invocations()) + ") " + kKernelName;
+  return clike::kernel_source(program, iface, cuda_c_dialect(), cuda_c_kernel(), "cuda", head, ops);
 }
 
 Result<LoweredKernel> lower_program(const Program& program, uint32_t loop_iteration_budget) {
-  if (std::optional<Error> invalid = clike::validation_error(program)) return *invalid;
-  if (std::optional<std::string> beyond = beyond_cuda_c_limits(program)) return Error{*beyond};
-  LoweredKernel lowered;
-  lowered.iface = kernel_interface_of(program, loop_iteration_budget);
-  Result<std::string> source = emit_cuda_c(program, lowered.iface);
-  if (!source.ok()) return source.error();
-  lowered.source = std::move(*source);
-  return lowered;
+  return clike::lower_to_source<KernelInterface>(program, loop_iteration_budget,
+                                                 beyond_cuda_c_limits, emit_cuda_c);
 }
 
 std::optional<std::string> beyond_cuda_c_limits(const Program& program) {
@@ -51,10 +38,8 @@ std::optional<std::string> beyond_cuda_c_limits(const Program& program) {
 LoweringOutcome lower_for_backend(const Program& program, uint32_t loop_iteration_budget) {
   Result<LoweredKernel> lowered = lower_program(program, loop_iteration_budget);
   if (lowered.ok()) return {Status::Ok, "", std::move(*lowered)};
-  const bool valid = !clike::validation_error(program).has_value();
-  return {valid && beyond_cuda_c_limits(program) ? Status::NotSupported : Status::CompileError,
-          lowered.error().message,
-          {}};
+  const bool not_supported = clike::refused_only_by_limits(program, beyond_cuda_c_limits);
+  return {not_supported ? Status::NotSupported : Status::CompileError, lowered.error().message, {}};
 }
 
 }  // namespace vyre::cuda

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "backends/clike/source_expectations.h"
 #include "backends/cuda/cuda_c_dialect.h"
 #include "spec/ir/builder.h"
 #include "spec/text/text_format.h"
@@ -28,17 +29,11 @@ std::string read_file(const std::filesystem::path& path) {
   return text.str();
 }
 
+using clike::expect_snippet;
+
 /// The CUDA C of `p`; the test fails when it does not lower.
 std::string source_of(const Program& p) {
-  Result<LoweredKernel> lowered = lower_program(p);
-  EXPECT_TRUE(lowered.ok()) << (lowered.ok() ? "" : lowered.error().message);
-  return lowered.ok() ? lowered->source : "";
-}
-
-/// Expects `snippet` in `source`, showing the source when it is missing.
-void expect_snippet(const std::string& source, const std::string& snippet) {
-  EXPECT_NE(source.find(snippet), std::string::npos) << "missing:\n  " << snippet << "\nin:\n"
-                                                     << source;
+  return clike::source_or_test_failure(lower_program(p));
 }
 
 std::string expand_of(std::string_view pattern, std::initializer_list<std::string_view> args) {

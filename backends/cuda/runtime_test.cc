@@ -14,19 +14,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "backends/backend_test_support.h"
 #include "backends/cuda/cuda_backend.h"
 #include "spec/text/text_format.h"
 
 namespace vyre::cuda {
 namespace {
 
-ByteBuffer words(const std::vector<uint32_t>& values) {
-  ByteBuffer bytes;
-  for (uint32_t v : values) {
-    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
-  }
-  return bytes;
-}
+using backend_testing::words;
 
 /// A lowering that refuses every program: these tests dispatch kernels they
 /// write themselves (hand_written), so the backend needs none.

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <vector>
 
+#include "backends/batch_failure.h"
+#include "backends/clike/batch_buffer.h"
 #include "backends/opencl/dispatch_checks.h"
 #include "backends/opencl/event_wait.h"
 #include "backends/opencl/mapped_regions.h"
@@ -45,16 +47,9 @@ uint32_t last_word_mask(uint64_t host_bytes) {
 /// One bound buffer of the batch: read-only and uniform buffers have one
 /// resident copy every run reads; a read_write buffer has a pristine copy of
 /// its initial bytes and one buffer per slot that a run writes.
-struct BatchBinding {
-  const KernelBuffer* decl = nullptr;
-  const ByteBuffer* bytes = nullptr;
-  uint64_t size = 0;  ///< Device bytes: whole words, at least 16.
-  bool output = false;
-  /// An output the caller does not judge (BatchOptions::scratch): left out
-  /// of the comparison with run 0 and of a differing run's readback.
-  bool scratch = false;
+struct BatchBinding : clike::BatchBuffer {
   cl_mem resident = nullptr;
-  std::vector<cl_mem> slots;
+  std::vector<cl_mem> slots{};  ///< Outputs only: one buffer per slot.
 };
 
 class Batch {
@@ -82,20 +77,14 @@ class Batch {
 
  private:
   bool fail(Status status, std::string message, uint32_t run = 0) {
-    outcome_.status = status;
-    outcome_.message = std::move(message);
-    outcome_.failed_run = run;
-    return false;
+    return record_batch_failure(outcome_, status, std::move(message), run);
   }
 
   bool fail_call(cl_int error, const std::string& what, uint32_t run = 0) {
     return fail(resource_status(error), what + on_ + ": " + cl_error_name(error), run);
   }
 
-  BatchOutcome finish() {
-    if (outcome_.status != Status::Ok) outcome_.first_outputs.clear();
-    return std::move(outcome_);
-  }
+  BatchOutcome finish() { return finished_batch(std::move(outcome_)); }
 
   /// Run 0 keeps slot 0; the runs of a submission take distinct slots
   /// among 1..chunk, reused by the next submission.
@@ -107,12 +96,7 @@ class Batch {
     runs_ = std::max<uint32_t>(r_.options.runs, 1);
     uint64_t per_run = 0;
     for (const KernelBuffer& b : r_.iface.buffers) {
-      BatchBinding binding;
-      binding.decl = &b;
-      binding.bytes = &r_.inputs.at(b.name);
-      binding.size = device_buffer_bytes(binding.bytes->size());
-      binding.output = b.access == BufferAccess::ReadWrite;
-      binding.scratch = binding.output && is_scratch(r_.options, b.name);
+      BatchBinding binding{clike::batch_buffer(b, r_.inputs, is_scratch(r_.options, b.name))};
       if (binding.output) per_run += binding.size;
       bindings_.push_back(binding);
     }

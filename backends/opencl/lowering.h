@@ -5,18 +5,16 @@
 #include <optional>
 #include <string>
 
-#include "backends/backend.h"
 #include "backends/backend_options.h"
+#include "backends/clike/lowering_refusal.h"
 #include "backends/opencl/kernel_interface.h"
 #include "spec/support/result.h"
 
 namespace vyre::opencl {
 
-/// A program lowered for OpenCL: the kernel source and its arguments.
-struct LoweredKernel {
-  std::string source;  ///< OpenCL C 1.2, one kernel named kKernelName.
-  KernelInterface iface;
-};
+/// A program lowered for OpenCL: the kernel source (OpenCL C 1.2, one kernel
+/// named kKernelName) and its arguments.
+using LoweredKernel = clike::LoweredSource<KernelInterface>;
 
 /// Validates `program` and emits its OpenCL C. Touches no device and runs no
 /// OpenCL compiler (the driver builds the source at the first dispatch).
@@ -30,10 +28,5 @@ Result<LoweredKernel> lower_program(const Program& program,
 /// reqd_work_group_size attribute and array bounds are checked as); nullopt
 /// when it can. Device limits are checked at dispatch instead.
 std::optional<std::string> beyond_opencl_c_limits(const Program& program);
-
-/// The status compile() reports when lower_program(program) failed:
-/// NotSupported for a valid program beyond_opencl_c_limits refuses,
-/// CompileError otherwise.
-Status lowering_failure_status(const Program& program);
 
 }  // namespace vyre::opencl

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "backends/clike/buffer_accessor.h"
+#include "backends/clike/source_expectations.h"
 #include "backends/opencl/opencl_backend.h"
 #include "backends/opencl/opencl_c_dialect.h"
 #include "spec/ir/builder.h"
@@ -16,17 +17,11 @@ namespace {
 
 using namespace vyre::build;
 
+using clike::expect_snippet;
+
 /// The OpenCL C of `p`; the test fails when it does not lower.
 std::string source_of(const Program& p) {
-  Result<LoweredKernel> lowered = lower_program(p);
-  EXPECT_TRUE(lowered.ok()) << (lowered.ok() ? "" : lowered.error().message);
-  return lowered.ok() ? lowered->source : "";
-}
-
-/// Expects `snippet` in `source`, showing the source when it is missing.
-void expect_snippet(const std::string& source, const std::string& snippet) {
-  EXPECT_NE(source.find(snippet), std::string::npos) << "missing:\n  " << snippet << "\nin:\n"
-                                                     << source;
+  return clike::source_or_test_failure(lower_program(p));
 }
 
 const BufferDecl kOut = storage("out", 0, BufferAccess::ReadWrite);

@@ -5,10 +5,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "backends/clike/host_inputs.h"
+#include "backends/clike/lowering_refusal.h"
 #include "backends/disk_cache.h"
 #include "backends/opencl/batch_run.h"
 #include "backends/opencl/buffer_pool.h"
@@ -98,10 +100,25 @@ Capabilities OpenClBackend::probe() {
   return (*device)->capabilities;
 }
 
-CompileOutcome OpenClBackend::compile(const Program& program) {
-  Result<LoweredKernel> lowered = lower_program(program, state_->options.loop_iteration_budget);
-  if (!lowered.ok()) return {lowering_failure_status(program), lowered.error().message, nullptr};
+namespace {
+
+/// compile()'s outcome for `program` lowered as `lowered`, with `encoding_line`
+/// (an Encoding's mark, or nothing) before the kernel's source.
+CompileOutcome compiled(const Program& program, Result<LoweredKernel> lowered,
+                        std::string_view encoding_line) {
+  if (!lowered.ok()) {
+    const bool not_supported = clike::refused_only_by_limits(program, beyond_opencl_c_limits);
+    return {not_supported ? Status::NotSupported : Status::CompileError, lowered.error().message,
+            nullptr};
+  }
+  lowered->source.insert(0, encoding_line);
   return {Status::Ok, "", std::make_shared<OpenClProgram>(std::move(*lowered))};
+}
+
+}  // namespace
+
+CompileOutcome OpenClBackend::compile(const Program& program) {
+  return compiled(program, lower_program(program, state_->options.loop_iteration_budget), "");
 }
 
 std::vector<Encoding> OpenClBackend::encodings() const {
@@ -110,10 +127,8 @@ std::vector<Encoding> OpenClBackend::encodings() const {
 
 CompileOutcome OpenClBackend::compile_encoded(const Program& program, Encoding encoding) {
   if (encoding != Encoding::ClOptDisable) return Backend::compile_encoded(program, encoding);
-  Result<LoweredKernel> lowered = lower_program(program, state_->options.loop_iteration_budget);
-  if (!lowered.ok()) return {lowering_failure_status(program), lowered.error().message, nullptr};
-  lowered->source.insert(0, kOptDisableLine);
-  return {Status::Ok, "", std::make_shared<OpenClProgram>(std::move(*lowered))};
+  return compiled(program, lower_program(program, state_->options.loop_iteration_budget),
+                  kOptDisableLine);
 }
 
 /// A dispatch checked, its lane taken and its kernel found: what dispatch()

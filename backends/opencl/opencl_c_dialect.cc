@@ -9,14 +9,10 @@
 namespace vyre::opencl {
 namespace {
 
+// Bool and U64 are spelled from these rows (clike::Dialect::type).
 constexpr clike::TypeSpelling kTypes[] = {
     {DataType::U32, "uint", "uint", "0u", "(uint)(0u)", "$a", "$a"},
     {DataType::I32, "int", "int", "0", "(int)(0u)", "$a", "$a"},
-    // Bool lives in memory as a 0/1 word (S2); any non-zero word loads as true.
-    {DataType::Bool, "bool", "uint", "false", "(uint)(0u)", "($a != 0u)", "($a ? 1u : 0u)"},
-    // U64 is the word pair (lo, hi), the shape of Vec2U32: no IR operation
-    // does arithmetic on it, and the pair keeps its casts the same as Vec2U32's.
-    {DataType::U64, "uint2", "uint2", "((uint2)(0u))", "(uint2)(0u)", "$a", "$a"},
     {DataType::Vec2U32, "uint2", "uint2", "((uint2)(0u))", "(uint2)(0u)", "$a", "$a"},
     {DataType::Vec4U32, "uint4", "uint4", "((uint4)(0u))", "(uint4)(0u)", "$a", "$a"},
 };
@@ -31,11 +27,12 @@ constexpr std::pair<UnOp, std::string_view> kUnOps[] = {
     {UnOp::ReverseBits, "vyre_reverse_bits($a)"},
 };
 
-// The valid non-identity cells of the pinned cast table but the component
-// selections and Bool casts clike shares; identity casts are "$a" and every other cell is
-// rejected. u32 <-> i32 reinterpret the bits
-// (as_int/as_uint), because a C conversion of an out-of-range value is
-// implementation-defined. A scalar cast to a vector type splats it.
+// The valid non-identity cells of the pinned cast table but those clike
+// writes for every dialect (component selections, Bool's C casts, a vector's
+// first word to I32); identity casts are "$a" and every other cell is
+// rejected. u32 <-> i32 reinterpret the bits (as_int/as_uint), because a C
+// conversion of an out-of-range value is implementation-defined. A scalar
+// cast to a vector type splats it.
 constexpr clike::CastSpelling kCasts[] = {
     {DataType::U32, DataType::I32, "as_int($a)"},
     {DataType::U32, DataType::U64, "((uint2)($a, 0u))"},
@@ -48,9 +45,6 @@ constexpr clike::CastSpelling kCasts[] = {
     {DataType::Bool, DataType::U64, "((uint2)($a ? 1u : 0u, 0u))"},
     {DataType::Bool, DataType::Vec2U32, "((uint2)($a ? 1u : 0u))"},
     {DataType::Bool, DataType::Vec4U32, "((uint4)($a ? 1u : 0u))"},
-    {DataType::U64, DataType::I32, "as_int($a.x)"},
-    {DataType::Vec2U32, DataType::I32, "as_int($a.x)"},
-    {DataType::Vec4U32, DataType::I32, "as_int($a.x)"},
 };
 
 // OpenCL 1.2 core 32-bit atomics on __global memory: relaxed, device scope.
@@ -81,8 +75,6 @@ const clike::Dialect& opencl_c_dialect() {
   static constexpr clike::Dialect kOpenClC = {
       .name = "OpenCL C 1.2",
       .types = kTypes,
-      // Every operator row but the unary ones below is clike's common one.
-      .bin_ops = {},
       .un_ops = kUnOps,
       .casts = kCasts,
       .atomics = kAtomics,

@@ -2,9 +2,8 @@
 #include "backends/opencl/opencl_device.h"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 
+#include "backends/device_selection.h"
 #include "spec/ir/uniform_limit.h"
 
 namespace vyre::opencl {
@@ -15,12 +14,6 @@ constexpr cl_uint kMaxPlatforms = 16;
 constexpr cl_uint kMaxDevices = 64;
 /// ClQueue::spin_wait on a GPU: past it, a wait sleeps on a callback.
 constexpr std::chrono::microseconds kGpuSpinWait{200};
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string platform_string(const OpenClApi& api, cl_platform_id p, cl_platform_info what) {
   char text[1024] = {};
@@ -88,11 +81,12 @@ ClDevice probe_device(const OpenClApi& api, cl_platform_id platform, cl_device_i
   return out;
 }
 
-std::string describe(const std::vector<ClDevice>& devices) {
-  std::string out;
-  for (size_t i = 0; i < devices.size(); ++i) {
-    out += "\n  " + std::to_string(i) + ": " + devices[i].capabilities.device_name + " (" +
-           devices[i].capabilities.driver + ")";
+/// `devices` as a selector sees them: matched by "driver: name".
+std::vector<ListedDevice> listed(const std::vector<ClDevice>& devices) {
+  std::vector<ListedDevice> out;
+  for (const ClDevice& d : devices) {
+    out.push_back({d.capabilities.driver + ": " + d.capabilities.device_name,
+                   d.capabilities.device_name + " (" + d.capabilities.driver + ")"});
   }
   return out;
 }
@@ -137,20 +131,9 @@ Result<ClDevice> select_device(const std::vector<ClDevice>& devices, std::string
     });
     return gpu != devices.end() ? *gpu : devices.front();
   }
-  size_t index = 0;
-  const auto [end, ec] = std::from_chars(selector.data(), selector.data() + selector.size(), index);
-  if (ec == std::errc() && end == selector.data() + selector.size()) {
-    if (index < devices.size()) return devices[index];
-    return Error{"OpenCL device index " + std::string(selector) +
-                 " is out of range; devices:" + describe(devices)};
-  }
-  const std::string wanted = lower(selector);
-  for (const ClDevice& d : devices) {
-    const std::string name = lower(d.capabilities.driver + ": " + d.capabilities.device_name);
-    if (name.find(wanted) != std::string::npos) return d;
-  }
-  return Error{"no OpenCL device matches `" + std::string(selector) +
-               "`; devices:" + describe(devices)};
+  Result<size_t> chosen = selected_device(listed(devices), selector, "OpenCL");
+  if (!chosen.ok()) return chosen.error();
+  return devices[*chosen];
 }
 
 Result<std::shared_ptr<ClContext>> ClContext::create(const OpenClApi& api, const ClDevice& device) {

@@ -3,23 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-
 #include "spec/ir/builder.h"
 
 namespace vyre::opencl::testing {
-
-ByteBuffer words(const std::vector<uint32_t>& values) {
-  ByteBuffer bytes;
-  for (uint32_t v : values) {
-    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
-  }
-  return bytes;
-}
-
-ByteBuffer words(std::initializer_list<uint32_t> values) {
-  return words(std::vector<uint32_t>(values));
-}
 
 Program spinning_program() {
   using namespace vyre::build;
@@ -57,31 +43,6 @@ void open_device_queue(OpenClApi& api, ClDevice& device, std::shared_ptr<ClQueue
   Result<std::unique_ptr<ClQueue>> created = ClQueue::create(api, device);
   ASSERT_TRUE(created.ok()) << created.error().message;
   queue = std::move(*created);
-}
-
-BufferSet run_ok(Backend& backend, const Program& program, const BufferSet& inputs,
-                 const Grid& grid) {
-  CompileOutcome compiled = backend.compile(program);
-  EXPECT_EQ(compiled.status, Status::Ok) << compiled.message;
-  if (compiled.status != Status::Ok) return {};
-  DispatchOutcome run = backend.dispatch(*compiled.program, inputs, grid);
-  EXPECT_EQ(run.status, Status::Ok) << name_of(run.status) << ": " << run.message;
-  return run.outputs;
-}
-
-std::string describe(const BufferSet& buffers) {
-  std::string text;
-  for (const auto& [name, bytes] : buffers) {
-    text += "\n  " + name + ":";
-    for (size_t i = 0; i < bytes.size(); i += 4) {
-      uint32_t v = 0;
-      for (size_t b = 0; b < 4 && i + b < bytes.size(); ++b) v |= uint32_t{bytes[i + b]} << (8 * b);
-      char word[16];
-      std::snprintf(word, sizeof word, " %08x", v);
-      text += word;
-    }
-  }
-  return text;
 }
 
 }  // namespace vyre::opencl::testing

@@ -1,6 +1,6 @@
-// Helpers of the OpenCL backend tests: byte buffers from words, the shared
-// backend (a missing device FAILS the test, never skips it), a runner, and
-// buffers described as hex words for failure messages.
+// Helpers of the OpenCL backend tests: the shared backend (a missing device
+// FAILS the test, never skips it), a device's queue, a spinning program, and
+// every backend's helpers (backends/backend_test_support.h).
 #pragma once
 
 #include <cstdint>
@@ -9,15 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "backends/backend_test_support.h"
 #include "backends/opencl/opencl_backend.h"
 #include "backends/opencl/opencl_device.h"
 #include "spec/ir/program.h"
 
 namespace vyre::opencl::testing {
 
-/// Little-endian bytes of `values`.
-ByteBuffer words(std::initializer_list<uint32_t> values);
-ByteBuffer words(const std::vector<uint32_t>& values);
+/// Every backend's helpers (backends/backend_test_support.h).
+using backend_testing::describe;
+using backend_testing::run_ok;
+using backend_testing::words;
 
 /// The backend shared by a test binary (one context per process). When no
 /// OpenCL device is usable the calling test fails with the reason.
@@ -28,16 +30,9 @@ OpenClBackend& shared_backend();
 /// calling test fails (fatally: check HasFatalFailure) without them.
 void open_device_queue(OpenClApi& api, ClDevice& device, std::shared_ptr<ClQueue>& queue);
 
-/// Compiles and runs `program`; the test fails unless both succeed.
-BufferSet run_ok(Backend& backend, const Program& program, const BufferSet& inputs,
-                 const Grid& grid = {});
-
 /// A program in which one invocation runs `rounds` (read from `n`) rounds of a
 /// xorshift, which no compiler can fold, and stores the result in `out`: a
 /// kernel as long as the test asks (timeouts, hung lanes).
 Program spinning_program();
-
-/// Buffers as hex words, for failure messages.
-std::string describe(const BufferSet& buffers);
 
 }  // namespace vyre::opencl::testing

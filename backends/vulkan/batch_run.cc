@@ -5,6 +5,8 @@
 #include <cstring>
 #include <vector>
 
+#include "backends/batch_failure.h"
+#include "backends/clike/batch_buffer.h"
 #include "backends/vulkan/batch_plan.h"
 #include "backends/vulkan/compare_shader.h"
 #include "backends/vulkan/dispatch_checks.h"
@@ -31,14 +33,7 @@ void fill(uint8_t* dst, VkDeviceSize size, const ByteBuffer& bytes, BufferAccess
 /// One bound buffer of the batch. A read-only or uniform buffer has one
 /// resident copy all runs read; a read_write buffer has a pristine copy of
 /// its initial bytes and one region per slot that a run writes.
-struct BatchBinding {
-  const BoundBuffer* decl = nullptr;
-  const ByteBuffer* bytes = nullptr;
-  VkDeviceSize size = 0;  ///< Bound bytes (whole words, at least 16).
-  bool output = false;
-  /// An output the caller does not judge (BatchOptions::scratch): left out
-  /// of the comparison with run 0 and of a differing run's readback.
-  bool scratch = false;
+struct BatchBinding : clike::BatchBuffer {
   DeviceBuffer* resident = nullptr;  ///< The shared copy, or the pristine one.
   DeviceBuffer* slots = nullptr;     ///< Outputs only: `stride` bytes per slot.
   VkDeviceSize stride = 0;
@@ -71,10 +66,7 @@ class Batch {
 
  private:
   bool fail(Status status, std::string message, uint32_t run = 0) {
-    outcome_.status = status;
-    outcome_.message = std::move(message);
-    outcome_.failed_run = run;
-    return false;
+    return record_batch_failure(outcome_, status, std::move(message), run);
   }
 
   bool fail(const Error& error) {
@@ -83,10 +75,7 @@ class Batch {
                                          : error.message);
   }
 
-  BatchOutcome finish() {
-    if (outcome_.status != Status::Ok) outcome_.first_outputs.clear();
-    return std::move(outcome_);
-  }
+  BatchOutcome finish() { return finished_batch(std::move(outcome_)); }
 
   uint32_t slot_of(uint32_t run) const { return plan_.slot_of(run); }
   uint32_t reported_differing() const { return request_.options.reported_differing; }
@@ -104,12 +93,8 @@ class Batch {
         std::max<VkDeviceSize>(device_.instance().limits().min_storage_buffer_offset_alignment, 4);
     VkDeviceSize per_run = 0;
     for (const BoundBuffer& b : request_.iface.buffers) {
-      BatchBinding binding;
-      binding.decl = &b;
-      binding.bytes = &request_.inputs.at(b.name);
-      binding.size = device_buffer_bytes(binding.bytes->size());
-      binding.output = b.access == BufferAccess::ReadWrite;
-      binding.scratch = binding.output && is_scratch(request_.options, b.name);
+      BatchBinding binding{
+          clike::batch_buffer(b, request_.inputs, is_scratch(request_.options, b.name))};
       binding.stride = align_up(binding.size, alignment);
       if (binding.output) {
         per_run += binding.stride;

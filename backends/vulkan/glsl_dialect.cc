@@ -9,51 +9,33 @@
 namespace vyre::vulkan {
 namespace {
 
+// Bool and U64 are spelled from these rows (clike::Dialect::type).
 constexpr clike::TypeSpelling kTypes[] = {
     {DataType::U32, "uint", "uint", "0u", "uint(0u)", "$a", "$a"},
     {DataType::I32, "int", "int", "0", "int(0u)", "$a", "$a"},
-    // Bool lives in memory as a 0/1 word (S2); any non-zero word loads as true.
-    {DataType::Bool, "bool", "uint", "false", "uint(0u)", "($a != 0u)", "uint($a)"},
-    // U64 is the word pair (lo, hi): the same shape as Vec2U32.
-    {DataType::U64, "uvec2", "uvec2", "uvec2(0u)", "uvec2(0u)", "$a", "$a"},
     {DataType::Vec2U32, "uvec2", "uvec2", "uvec2(0u)", "uvec2(0u)", "$a", "$a"},
     {DataType::Vec4U32, "uvec4", "uvec4", "uvec4(0u)", "uvec4(0u)", "$a", "$a"},
 };
 
-// The rows GLSL spells its own way; the arithmetic, bitwise and shift rows
-// every C-like language shares are clike's (dialect.cc). Comparisons and
-// And/Or yield 0/1 as uint().
-constexpr std::pair<BinOp, std::string_view> kBinOps[] = {
-    {BinOp::Eq, "uint($a == $b)"},
-    {BinOp::Ne, "uint($a != $b)"},
-    {BinOp::Lt, "uint($a < $b)"},
-    {BinOp::Gt, "uint($a > $b)"},
-    {BinOp::Le, "uint($a <= $b)"},
-    {BinOp::Ge, "uint($a >= $b)"},
-    {BinOp::And, "uint($a != 0u && $b != 0u)"},
-    {BinOp::Or, "uint($a != 0u || $b != 0u)"},
-};
-
 // findMSB/findLSB return -1 for 0, so Clz and Ctz test for 0 explicitly.
 constexpr std::pair<UnOp, std::string_view> kUnOps[] = {
-    {UnOp::LogicalNot, "uint($a == 0u)"},
     {UnOp::Popcount, "uint(bitCount($a))"},
     {UnOp::Clz, "($a == 0u ? 32u : uint(31 - findMSB($a)))"},
     {UnOp::Ctz, "($a == 0u ? 32u : uint(findLSB($a)))"},
     {UnOp::ReverseBits, "bitfieldReverse($a)"},
 };
 
-// The valid non-identity cells of the pinned cast table but the component
-// selections clike shares; identity casts are "$a" and every other cell is
-// rejected.
+// The valid non-identity cells of the pinned cast table but those clike
+// writes for every dialect (component selections, Bool's C casts, a vector's
+// first word to I32); identity casts are "$a" and every other cell is
+// rejected. Bool -> U32 is uint(), so comparisons and And/Or/Not yield
+// uint(condition).
 constexpr clike::CastSpelling kCasts[] = {
     {DataType::U32, DataType::I32, "int($a)"},
-    {DataType::U32, DataType::Bool, "($a != 0u)"},
     {DataType::U32, DataType::U64, "uvec2($a, 0u)"},
     {DataType::U32, DataType::Vec2U32, "uvec2($a)"},
     {DataType::U32, DataType::Vec4U32, "uvec4($a)"},
     {DataType::I32, DataType::U32, "uint($a)"},
-    {DataType::I32, DataType::Bool, "($a != 0)"},
     {DataType::I32, DataType::U64, "uvec2(uint($a), $a < 0 ? 0xFFFFFFFFu : 0u)"},
     {DataType::I32, DataType::Vec2U32, "uvec2(uint($a))"},
     {DataType::I32, DataType::Vec4U32, "uvec4(uint($a))"},
@@ -62,11 +44,8 @@ constexpr clike::CastSpelling kCasts[] = {
     {DataType::Bool, DataType::U64, "uvec2(uint($a), 0u)"},
     {DataType::Bool, DataType::Vec2U32, "uvec2(uint($a))"},
     {DataType::Bool, DataType::Vec4U32, "uvec4(uint($a))"},
-    {DataType::U64, DataType::I32, "int($a.x)"},
     {DataType::U64, DataType::Bool, "any(notEqual($a, uvec2(0u)))"},
-    {DataType::Vec2U32, DataType::I32, "int($a.x)"},
     {DataType::Vec2U32, DataType::Bool, "any(notEqual($a, uvec2(0u)))"},
-    {DataType::Vec4U32, DataType::I32, "int($a.x)"},
     {DataType::Vec4U32, DataType::Bool, "any(notEqual($a, uvec4(0u)))"},
 };
 
@@ -92,7 +71,6 @@ const clike::Dialect& glsl_dialect() {
   static constexpr clike::Dialect kGlsl = {
       .name = "GLSL 450",
       .types = kTypes,
-      .bin_ops = kBinOps,
       .un_ops = kUnOps,
       .casts = kCasts,
       .atomics = kAtomics,

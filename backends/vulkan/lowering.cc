@@ -2,10 +2,8 @@
 #include "backends/vulkan/lowering.h"
 
 #include "backends/clike/int_limits.h"
-#include "backends/clike/validation_error.h"
-#include "backends/vulkan/glsl_buffers.h"
+#include "backends/clike/lowering_refusal.h"
 #include "backends/vulkan/glsl_emitter.h"
-#include "spec/validate/validator.h"
 
 namespace vyre::vulkan {
 namespace {
@@ -18,13 +16,12 @@ Error internal_error(const std::string& stage, const std::string& log, const std
 }  // namespace
 
 Result<LoweredProgram> lower_program(const Program& program, uint32_t loop_iteration_budget) {
-  if (std::optional<Error> invalid = clike::validation_error(program)) return *invalid;
-  if (std::optional<std::string> beyond = beyond_glsl_limits(program)) return Error{*beyond};
-  LoweredProgram lowered;
-  lowered.iface = shader_interface_of(program, loop_iteration_budget);
-  Result<std::string> glsl = emit_glsl(program, lowered.iface);
+  Result<clike::LoweredSource<ShaderInterface>> glsl = clike::lower_to_source<ShaderInterface>(
+      program, loop_iteration_budget, beyond_glsl_limits, emit_glsl);
   if (!glsl.ok()) return glsl.error();
-  lowered.glsl = std::move(*glsl);
+  LoweredProgram lowered;
+  lowered.glsl = std::move(glsl->source);
+  lowered.iface = std::move(glsl->iface);
   Result<SpirvWords> spirv = compile_glsl_compute(lowered.glsl);
   if (!spirv.ok())
     return internal_error("glslang rejected the GLSL", spirv.error().message, lowered.glsl);
@@ -38,11 +35,6 @@ Result<LoweredProgram> lower_program(const Program& program, uint32_t loop_itera
 
 std::optional<std::string> beyond_glsl_limits(const Program& program) {
   return clike::beyond_int_limits(program, "GLSL", "Vulkan shader");
-}
-
-Status lowering_failure_status(const Program& program) {
-  return validate(program).empty() && beyond_glsl_limits(program) ? Status::NotSupported
-                                                                  : Status::CompileError;
 }
 
 }  // namespace vyre::vulkan

@@ -5,7 +5,6 @@
 #include <optional>
 #include <string>
 
-#include "backends/backend.h"
 #include "backends/backend_options.h"
 #include "backends/vulkan/shader_interface.h"
 #include "backends/vulkan/spirv_tools.h"
@@ -32,10 +31,5 @@ Result<LoweredProgram> lower_program(const Program& program,
 /// workgroup size or a workgroup array length past GLSL's int range (2^31 - 1);
 /// nullopt when it can. Device limits are checked at dispatch instead.
 std::optional<std::string> beyond_glsl_limits(const Program& program);
-
-/// The status compile() reports when lower_program(program) failed:
-/// NotSupported for a valid program beyond_glsl_limits refuses, CompileError
-/// otherwise.
-Status lowering_failure_status(const Program& program);
 
 }  // namespace vyre::vulkan

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/clike/host_inputs.h"
+#include "backends/clike/lowering_refusal.h"
 #include "backends/elapsed_ms.h"
 #include "backends/mutants/mutant.h"
 #include "backends/vulkan/batch_run.h"
@@ -215,7 +216,9 @@ CompileOutcome VulkanBackend::compile(const Program& program) {
             nullptr};
   }
   if (!lowered->ok()) {
-    return {lowering_failure_status(program), lowered->error().message, nullptr};
+    const bool not_supported = clike::refused_only_by_limits(program, beyond_glsl_limits);
+    return {not_supported ? Status::NotSupported : Status::CompileError, lowered->error().message,
+            nullptr};
   }
   return {Status::Ok, "", std::make_shared<VulkanProgram>(std::move(**lowered))};
 }

@@ -1,6 +1,7 @@
-// Helpers of the Vulkan backend tests: byte buffers from words, the shared
-// backend (a missing device FAILS the test, never skips it) and a runner that
-// checks a case at workgroup sizes 1 and 64 with zeroed and poisoned outputs.
+// Helpers of the Vulkan backend tests: every backend's helpers
+// (backends/backend_test_support.h), the shared backend (a missing device
+// FAILS the test, never skips it) and a runner that checks a case at
+// workgroup sizes 1 and 64 with zeroed and poisoned outputs.
 #pragma once
 
 #include <cstdint>
@@ -9,27 +10,23 @@
 #include <string>
 #include <vector>
 
+#include "backends/backend_test_support.h"
 #include "backends/vulkan/vulkan_backend.h"
 #include "spec/ir/program.h"
 
 namespace vyre::vulkan::testing {
 
-/// Little-endian bytes of `values`.
-ByteBuffer words(std::initializer_list<uint32_t> values);
-ByteBuffer words(const std::vector<uint32_t>& values);
+/// Every backend's helpers (backends/backend_test_support.h).
+using backend_testing::describe;
+using backend_testing::run_ok;
+using backend_testing::words;
+
 /// `count` words of `value`.
 ByteBuffer repeat(uint32_t value, size_t count);
 
 /// The backend shared by a test binary (one device per process). When no
 /// Vulkan device is usable the calling test fails with the reason.
 VulkanBackend& shared_backend();
-
-/// Compiles and runs `program`; the test fails unless both succeed.
-BufferSet run_ok(Backend& backend, const Program& program, const BufferSet& inputs,
-                 const Grid& grid = {});
-
-/// Buffers as hex words, for failure messages.
-std::string describe(const BufferSet& buffers);
 
 /// One hand-checked case.
 struct Case {
