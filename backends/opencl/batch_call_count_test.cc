@@ -52,16 +52,22 @@ BufferSet four_outputs_inputs() {
           {"o3", words(std::vector<uint32_t>(100, 3))}};
 }
 
-/// The counted clGetDeviceInfo, and the CL_DEVICE_MAX_MEM_ALLOC_SIZE it
-/// reports instead of the device's when not 0.
+/// The counted clGetDeviceInfo, and the CL_DEVICE_MAX_MEM_ALLOC_SIZE and
+/// CL_DEVICE_TYPE it reports instead of the device's when not 0.
 decltype(&::clGetDeviceInfo) counted_device_info = nullptr;
 cl_ulong reported_max_alloc = 0;
+cl_device_type reported_type = 0;
 
 cl_int CL_API_CALL device_info_with_max_alloc(cl_device_id device, cl_device_info what, size_t size,
                                               void* value, size_t* size_ret) {
   if (what == CL_DEVICE_MAX_MEM_ALLOC_SIZE && reported_max_alloc != 0 && size == sizeof(cl_ulong) &&
       value != nullptr) {
     *static_cast<cl_ulong*>(value) = reported_max_alloc;
+    return CL_SUCCESS;
+  }
+  if (what == CL_DEVICE_TYPE && reported_type != 0 && size == sizeof(cl_device_type) &&
+      value != nullptr) {
+    *static_cast<cl_device_type*>(value) = reported_type;
     return CL_SUCCESS;
   }
   return counted_device_info(device, what, size, value, size_ret);
@@ -78,6 +84,7 @@ class BatchCallCountTest : public ::testing::Test {
     counted_device_info = api_.clGetDeviceInfo;
     api_.clGetDeviceInfo = device_info_with_max_alloc;
     reported_max_alloc = 0;
+    reported_type = 0;
     pool_ = std::make_unique<BufferPool>(api_, *queue_, device_.limits.max_mem_alloc_size,
                                          uint64_t{64} << 20);
     Result<LoweredKernel> lowered = lower_program(four_outputs());
@@ -94,6 +101,7 @@ class BatchCallCountTest : public ::testing::Test {
   }
   void TearDown() override {
     reported_max_alloc = 0;
+    reported_type = 0;
     kernel_.reset();
     compare_.reset();
     pool_.reset();
@@ -159,14 +167,19 @@ TEST_F(BatchCallCountTest, ATinySlotBudgetRunsOneRunASubmissionAlike) {
 }
 
 TEST_F(BatchCallCountTest, APerturbedRunComesBackWithItsBytes) {
-  const BatchOutcome batch = run({12, 3}, kBatchSlotBytes, 7);
-  expect_reference_outputs(batch);
-  EXPECT_EQ(batch.differing_runs, 1u);
-  ASSERT_EQ(batch.differing.size(), 1u);
-  EXPECT_EQ(batch.differing[0].run, 7u);
-  BufferSet perturbed = batch.first_outputs;
-  std::fill(perturbed.at("o0").begin(), perturbed.at("o0").begin() + 4, uint8_t{0x5A});
-  EXPECT_EQ(batch.differing[0].outputs, perturbed);
+  // On a CPU the comparison walks each work-item's words as one block, on
+  // a GPU grid-strided: both, whatever this device is.
+  for (const cl_device_type type : {CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU}) {
+    reported_type = type;
+    const BatchOutcome batch = run({12, 3}, kBatchSlotBytes, 7);
+    expect_reference_outputs(batch);
+    EXPECT_EQ(batch.differing_runs, 1u) << type;
+    ASSERT_EQ(batch.differing.size(), 1u) << type;
+    EXPECT_EQ(batch.differing[0].run, 7u);
+    BufferSet perturbed = batch.first_outputs;
+    std::fill(perturbed.at("o0").begin(), perturbed.at("o0").begin() + 4, uint8_t{0x5A});
+    EXPECT_EQ(batch.differing[0].outputs, perturbed) << type;
+  }
 }
 
 TEST_F(BatchCallCountTest, OutputsTooLargeForOneBufferRunAsSingleDispatches) {
