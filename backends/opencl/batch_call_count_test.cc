@@ -151,7 +151,7 @@ TEST_F(BatchCallCountTest, ARunIsAtMostFourEnqueuesAndAboutOneKernelArgument) {
   // flags and readback of the batch spread over its runs.
   EXPECT_LE(CallCounts::enqueues(), 4u * kRuns);
   // Per run: the comparison's slot; the rest is set once per batch (11
-  // arguments of the program, 10 of the comparison).
+  // arguments of the program, 11 of the comparison).
   EXPECT_LE(CallCounts::of("clSetKernelArg"), kRuns + 32u);
   // One sub-buffer per output and the control word, for the whole batch.
   EXPECT_EQ(CallCounts::of("clCreateSubBuffer"), kOutputs + 1u);
