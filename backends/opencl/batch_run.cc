@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "backends/batch_failure.h"
-#include "backends/clike/batch_buffer.h"
+#include "backends/opencl/batch_layout.h"
 #include "backends/opencl/dispatch_checks.h"
+#include "backends/opencl/dispatch_run.h"
 #include "backends/opencl/event_wait.h"
 #include "backends/opencl/mapped_regions.h"
 #include "backends/opencl/runtime_mutants.h"
@@ -16,16 +17,44 @@
 namespace vyre::opencl {
 
 const char* const kCompareKernelSource =
-    "// Compares one run's output with run 0's (backends/opencl/batch_run.cc).\n"
-    "__kernel void vyre_main(__global const uint* first, __global const uint* run,\n"
-    "                        __global uint* flags, uint words, uint last_mask, uint flag) {\n"
-    "  for (uint i = (uint)get_global_id(0); i < words; i += (uint)get_global_size(0)) {\n"
-    "    const uint mask = i + 1u == words ? last_mask : 0xFFFFFFFFu;\n"
-    "    if (((first[i] ^ run[i]) & mask) != 0u) {\n"
-    "      atomic_or(&flags[flag], 1u);\n"
-    "      return;\n"
+    "// Saves one run's packed outputs and compares them with run 0's\n"
+    "// (backends/opencl/batch_run.cc). Every buffer is a separate one.\n"
+    "__kernel void vyre_main(__global const uint* restrict work, __global uint* restrict first,\n"
+    "                        __global uint* restrict others,\n"
+    "                        __global const ulong* restrict table, uint entries, ulong stride,\n"
+    "                        __global uint* restrict status, uint slots, uint control,\n"
+    "                        ulong control_word, uint contiguous, uint slot) {\n"
+    "  const ulong id = get_global_id(0);\n"
+    "  const ulong size = get_global_size(0);\n"
+    "  uint differs = 0u;\n"
+    "  for (uint e = 0u; e < entries; ++e) {\n"
+    "    const ulong offset = table[4ul * e];\n"
+    "    const ulong words = table[4ul * e + 1ul];\n"
+    "    const uint last_mask = (uint)table[4ul * e + 2ul];\n"
+    "    if (slot != 0u && table[4ul * e + 3ul] == 0ul) continue;\n"
+    "    // The words of this work-item: on a CPU one block (its caches),\n"
+    "    // elsewhere every size-th word (coalesced accesses).\n"
+    "    const ulong block = contiguous != 0u ? (words + size - 1ul) / size : 1ul;\n"
+    "    const ulong begin = contiguous != 0u ? id * block : id;\n"
+    "    const ulong end = contiguous != 0u ? min(begin + block, words) : words;\n"
+    "    const ulong step = contiguous != 0u ? 1ul : size;\n"
+    "    __global const uint* run = work + offset;\n"
+    "    if (slot == 0u) {\n"
+    "      __global uint* saved = first + offset;\n"
+    "      for (ulong i = begin; i < end; i += step) saved[i] = run[i];\n"
+    "      continue;\n"
+    "    }\n"
+    "    __global const uint* base = first + offset;\n"
+    "    __global uint* saved = others + (ulong)(slot - 1u) * stride + offset;\n"
+    "    for (ulong i = begin; i < end; i += step) {\n"
+    "      const uint value = run[i];\n"
+    "      saved[i] = value;\n"
+    "      const uint mask = i + 1ul == words ? last_mask : 0xFFFFFFFFu;\n"
+    "      differs |= (value ^ base[i]) & mask;\n"
     "    }\n"
     "  }\n"
+    "  if (differs != 0u) atomic_or(&status[slot], 1u);\n"
+    "  if (control != 0u && id == 0ul) status[slots + slot] = work[control_word];\n"
     "}\n";
 
 namespace {
@@ -35,28 +64,75 @@ using Clock = std::chrono::steady_clock;
 /// Work-items of one comparison: a grid-stride loop covers any length.
 constexpr size_t kCompareGroup = 64;
 constexpr size_t kMaxCompareGroups = 1024;
-/// Bytes of one run's control buffer (word 0 is the loop budget flag).
-constexpr uint64_t kControlBytes = 16;
 
-/// The mask of the last word of a buffer of `host_bytes` bytes.
-uint32_t last_word_mask(uint64_t host_bytes) {
-  const uint64_t tail = host_bytes % 4;
-  return tail == 0 ? 0xFFFFFFFFu : (uint32_t{1} << (8 * tail)) - 1;
-}
-
-/// One bound buffer of the batch: read-only and uniform buffers have one
-/// resident copy every run reads; a read_write buffer has a pristine copy of
-/// its initial bytes and one buffer per slot that a run writes.
-struct BatchBinding : clike::BatchBuffer {
-  cl_mem resident = nullptr;
-  std::vector<cl_mem> slots{};  ///< Outputs only: one buffer per slot.
+/// The compare kernel's arguments (kCompareKernelSource), in order.
+enum CompareArg : cl_uint {
+  kWork,
+  kFirst,
+  kOthers,
+  kTable,
+  kEntries,
+  kStride,
+  kStatus,
+  kSlots,
+  kControl,
+  kControlWord,
+  kContiguous,
+  kSlot,
 };
 
+/// A read-only or uniform buffer: one resident copy every run reads.
+struct ResidentInput {
+  size_t arg = 0;  ///< Index among the kernel's bound buffers.
+  const ByteBuffer* bytes = nullptr;
+  uint64_t size = 0;  ///< Device bytes: whole words, at least 16.
+  cl_mem buffer = nullptr;
+};
+
+/// Sub-buffers of a batch's buffers, released with it unless its queue was
+/// abandoned (hung work may still use them, as DispatchBuffers keeps its
+/// buffers).
+class SubBuffers {
+ public:
+  SubBuffers(const OpenClApi& api, const ClQueue& queue) : api_(api), queue_(queue) {}
+  ~SubBuffers() {
+    if (queue_.abandoned()) return;
+    for (cl_mem sub : held_) api_.clReleaseMemObject(sub);
+  }
+  SubBuffers(const SubBuffers&) = delete;
+  SubBuffers& operator=(const SubBuffers&) = delete;
+
+  /// The `bytes` of `parent` from `offset`; nullptr with `error` set when
+  /// the driver refuses.
+  cl_mem make(cl_mem parent, uint64_t offset, uint64_t bytes, cl_int& error) {
+    const cl_buffer_region region{offset, bytes};
+    cl_mem sub = api_.clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                                        &region, &error);
+    if (sub != nullptr) held_.push_back(sub);
+    return sub;
+  }
+
+ private:
+  const OpenClApi& api_;
+  const ClQueue& queue_;
+  std::vector<cl_mem> held_;
+};
+
+/// The batch on one queue. Every run's outputs live in one packed buffer,
+/// `work`: the runs take turns in it (the queue is in order), each starting
+/// from one copy of `pristine`; after each run the compare kernel saves its
+/// judged outputs (run 0: every output) into its slot and compares them with
+/// run 0's, so that a run is three enqueues and one kernel argument.
 class Batch {
  public:
   Batch(const OpenClApi& api, ClQueue& queue, BufferPool& pool, const std::string& device_name,
         const BatchRequest& request)
-      : api_(api), queue_(queue), buffers_(pool, queue), on_(" on " + device_name), r_(request) {}
+      : api_(api),
+        queue_(queue),
+        buffers_(pool, queue),
+        subs_(api, queue),
+        on_(" on " + device_name),
+        r_(request) {}
   /// A failed submission's events are released with it, unless its queue
   /// was abandoned (hung work keeps them).
   ~Batch() {
@@ -65,8 +141,47 @@ class Batch {
   Batch(const Batch&) = delete;
   Batch& operator=(const Batch&) = delete;
 
+  /// Lays the outputs out; false (with the outcome failed) when the device
+  /// cannot be asked its limits.
+  bool plan() {
+    runs_ = std::max<uint32_t>(r_.options.runs, 1);
+    cl_uint align_bits = 0;
+    cl_ulong max_alloc = 0;
+    if (cl_int error = device_info(CL_DEVICE_MEM_BASE_ADDR_ALIGN, align_bits);
+        error != CL_SUCCESS) {
+      return fail_call(error, "clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
+    }
+    if (cl_int error = device_info(CL_DEVICE_MAX_MEM_ALLOC_SIZE, max_alloc); error != CL_SUCCESS) {
+      return fail_call(error, "clGetDeviceInfo(CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
+    }
+    max_alloc_ = max_alloc;
+    cl_device_type type = 0;
+    if (cl_int error = device_info(CL_DEVICE_TYPE, type); error != CL_SUCCESS) {
+      return fail_call(error, "clGetDeviceInfo(CL_DEVICE_TYPE)");
+    }
+    cpu_ = (type & CL_DEVICE_TYPE_CPU) != 0;
+    std::vector<PackedOutput> outputs;
+    for (size_t i = 0; i < r_.iface.buffers.size(); ++i) {
+      const KernelBuffer& b = r_.iface.buffers[i];
+      const ByteBuffer& bytes = r_.inputs.at(b.name);
+      if (b.access != BufferAccess::ReadWrite) {
+        inputs_.push_back({i, &bytes, device_buffer_bytes(bytes.size()), nullptr});
+        continue;
+      }
+      output_args_.push_back(i);
+      outputs.push_back(
+          {0, device_buffer_bytes(bytes.size()), bytes.size(), is_scratch(r_.options, b.name)});
+    }
+    layout_ = pack_run(std::move(outputs), r_.iface.has_control_buffer, align_bits / 8);
+    table_ = compare_table(layout_);
+    return true;
+  }
+
+  /// Whether a run's packed outputs fit one buffer of the device.
+  bool packs() const { return layout_.bytes <= max_alloc_; }
+
   BatchOutcome run() {
-    plan();
+    plan_submissions();
     if (!allocate() || !upload() || !set_fixed_arguments()) return finish();
     for (uint32_t first = 0; first < runs_; first += chunk_) {
       if (!run_chunk(first, std::min(runs_, first + chunk_))) return finish();
@@ -75,7 +190,15 @@ class Batch {
     return finish();
   }
 
+  /// The failed outcome of plan().
+  BatchOutcome failed() { return finish(); }
+
  private:
+  template <typename T>
+  cl_int device_info(cl_device_info what, T& value) const {
+    return api_.clGetDeviceInfo(queue_.device(), what, sizeof value, &value, nullptr);
+  }
+
   bool fail(Status status, std::string message, uint32_t run = 0) {
     return record_batch_failure(outcome_, status, std::move(message), run);
   }
@@ -91,46 +214,46 @@ class Batch {
   uint32_t slot_of(uint32_t run) const { return run == 0 ? 0 : 1 + run % chunk_; }
 
   /// Runs per submission: at least the submissions asked for, more when the
-  /// slots would pass their budget, at most kMaxRunsPerSubmission runs each.
-  void plan() {
-    runs_ = std::max<uint32_t>(r_.options.runs, 1);
-    uint64_t per_run = 0;
-    for (const KernelBuffer& b : r_.iface.buffers) {
-      BatchBinding binding{clike::batch_buffer(b, r_.inputs, is_scratch(r_.options, b.name))};
-      if (binding.output) per_run += binding.size;
-      bindings_.push_back(binding);
-    }
-    if (r_.iface.has_control_buffer) per_run += kControlBytes;
+  /// saved slots would pass their budget or one buffer, at most
+  /// kMaxRunsPerSubmission runs each.
+  void plan_submissions() {
     const uint32_t submissions = std::clamp<uint32_t>(r_.options.submissions, 1, runs_);
     uint64_t chunk = (runs_ + submissions - 1) / submissions;
-    if (per_run != 0) chunk = std::min<uint64_t>(chunk, r_.slot_budget_bytes / per_run);
+    chunk = std::min<uint64_t>(chunk, r_.slot_budget_bytes / layout_.bytes);
+    chunk = std::min<uint64_t>(chunk, max_alloc_ / layout_.bytes);
     chunk_ = static_cast<uint32_t>(std::clamp<uint64_t>(chunk, 1, kMaxRunsPerSubmission));
     slots_ = runs_ == 1 ? 1 : chunk_ + 1;
   }
 
   bool take(uint64_t bytes, cl_mem& into) {
     cl_int error = CL_SUCCESS;
-    into = buffers_.take(bytes, error);
+    into = buffers_.take(std::max<uint64_t>(bytes, 16), error);
     return into != nullptr || fail_call(error, "cannot allocate a buffer");
   }
 
+  /// The buffers, and the sub-buffers of `work_` the kernel binds.
   bool allocate() {
-    for (BatchBinding& b : bindings_) {
-      if (!take(b.size, b.resident)) return false;
-      if (!b.output) continue;
-      b.slots.resize(slots_);
-      for (cl_mem& slot : b.slots) {
-        if (!take(b.size, slot)) return false;
-      }
+    for (ResidentInput& input : inputs_) {
+      if (!take(input.size, input.buffer)) return false;
     }
-    if (r_.iface.has_control_buffer) {
-      controls_.resize(slots_);
-      for (cl_mem& control : controls_) {
-        if (!take(kControlBytes, control)) return false;
-      }
-      if (!take(std::max<uint64_t>(16, 4 * uint64_t{slots_}), control_words_)) return false;
+    const uint64_t status_words = (r_.iface.has_control_buffer ? 2 : 1) * uint64_t{slots_};
+    if (!take(layout_.bytes, pristine_) || !take(layout_.bytes, work_) ||
+        !take(layout_.bytes, first_) || !take((slots_ - 1) * layout_.bytes, others_) ||
+        !take(8 * table_.size(), table_buffer_) || !take(4 * status_words, status_)) {
+      return false;
     }
-    return take(std::max<uint64_t>(16, 4 * uint64_t{slots_}), flags_);
+    for (const PackedOutput& output : layout_.outputs) {
+      if (!sub_buffer(output.offset, output.device_bytes)) return false;
+    }
+    return !layout_.control_offset || sub_buffer(*layout_.control_offset, kControlBytes);
+  }
+
+  bool sub_buffer(uint64_t offset, uint64_t bytes) {
+    cl_int error = CL_SUCCESS;
+    const cl_mem sub = subs_.make(work_, offset, bytes, error);
+    if (sub == nullptr) return fail_call(error, "clCreateSubBuffer");
+    work_subs_.push_back(sub);
+    return true;
   }
 
   /// Maps every region (non-blocking) and waits for the last map, and with
@@ -165,69 +288,93 @@ class Batch {
 
   void unmap(std::vector<MappedRegion>& regions) { unmap_regions(api_, queue_.queue(), regions); }
 
-  /// Every resident buffer gets the host bytes, then zeros to its size.
+  /// Every resident input gets the host bytes, then zeros to its size; the
+  /// pristine buffer every output's host bytes at its offset and zeros
+  /// elsewhere (the control word included); the table its words.
   bool upload() {
     std::vector<MappedRegion> regions;
-    for (const BatchBinding& b : bindings_) regions.push_back({b.resident, b.size, nullptr});
+    for (const ResidentInput& input : inputs_) regions.push_back({input.buffer, input.size});
+    regions.push_back({pristine_, layout_.bytes});
+    if (!table_.empty()) regions.push_back({table_buffer_, 8 * table_.size()});
     if (!map(regions, CL_MAP_WRITE_INVALIDATE_REGION, "uploading the inputs",
              Clock::now() + r_.fence_timeout, 0)) {
       return false;
     }
-    for (size_t i = 0; i < regions.size(); ++i) {
-      const ByteBuffer& bytes = *bindings_[i].bytes;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      const ByteBuffer& bytes = *inputs_[i].bytes;
       std::copy(bytes.begin(), bytes.end(), regions[i].host);
       std::fill(regions[i].host + bytes.size(), regions[i].host + regions[i].bytes, uint8_t{0});
     }
+    uint8_t* pristine = regions[inputs_.size()].host;
+    std::fill(pristine, pristine + layout_.bytes, uint8_t{0});
+    for (size_t i = 0; i < output_args_.size(); ++i) {
+      const ByteBuffer& bytes = r_.inputs.at(r_.iface.buffers[output_args_[i]].name);
+      std::copy(bytes.begin(), bytes.end(), pristine + layout_.outputs[i].offset);
+    }
+    if (!table_.empty()) std::memcpy(regions.back().host, table_.data(), 8 * table_.size());
     unmap(regions);
     return true;
   }
 
-  /// The arguments no run changes: element counts and resident buffers.
+  /// The arguments no run changes: the program's every argument and the
+  /// compare kernel's all but the slot.
   bool set_fixed_arguments() {
     const cl_kernel kernel = r_.kernel.kernel;
     std::vector<uint32_t> counts;
-    for (const BatchBinding& b : bindings_) {
-      counts.push_back(static_cast<uint32_t>(host_element_count(b.decl->element, b.bytes->size())));
+    for (const KernelBuffer& b : r_.iface.buffers) {
+      counts.push_back(
+          static_cast<uint32_t>(host_element_count(b.element, r_.inputs.at(b.name).size())));
     }
-    for (size_t i = 0; i < bindings_.size(); ++i) {
-      const BatchBinding& b = bindings_[i];
+    cl_int error = CL_SUCCESS;
+    const auto set = [&](cl_kernel k, cl_uint index, size_t size, const void* value) {
+      if (error == CL_SUCCESS) error = api_.clSetKernelArg(k, index, size, value);
+    };
+    for (size_t i = 0; i < counts.size(); ++i) {
       // The runtime's seeded bugs apply to batches as to single dispatches.
       const cl_uint count = count_argument(counts.data(), i);
-      cl_int error = api_.clSetKernelArg(kernel, r_.iface.count_arg(i), sizeof count, &count);
-      if (error == CL_SUCCESS && !b.output) {
-        error = api_.clSetKernelArg(kernel, r_.iface.pointer_arg(i), sizeof(cl_mem), &b.resident);
-      }
-      if (error != CL_SUCCESS) return fail_call(error, "clSetKernelArg");
+      set(kernel, r_.iface.count_arg(i), sizeof count, &count);
     }
-    return true;
+    for (const ResidentInput& input : inputs_) {
+      set(kernel, r_.iface.pointer_arg(input.arg), sizeof(cl_mem), &input.buffer);
+    }
+    for (size_t i = 0; i < output_args_.size(); ++i) {
+      set(kernel, r_.iface.pointer_arg(output_args_[i]), sizeof(cl_mem), &work_subs_[i]);
+    }
+    if (layout_.control_offset) {
+      set(kernel, r_.iface.control_arg(), sizeof(cl_mem), &work_subs_.back());
+    }
+    const cl_kernel compare = r_.compare.kernel;
+    const cl_uint entries = static_cast<cl_uint>(table_.size() / kCompareEntryWords);
+    const cl_ulong stride = layout_.bytes / 4;
+    const cl_uint slots = slots_;
+    const cl_uint control = layout_.control_offset ? 1 : 0;
+    const cl_ulong control_word = layout_.control_offset.value_or(0) / 4;
+    set(compare, kWork, sizeof(cl_mem), &work_);
+    set(compare, kFirst, sizeof(cl_mem), &first_);
+    set(compare, kOthers, sizeof(cl_mem), &others_);
+    set(compare, kTable, sizeof(cl_mem), &table_buffer_);
+    set(compare, kEntries, sizeof entries, &entries);
+    set(compare, kStride, sizeof stride, &stride);
+    set(compare, kStatus, sizeof(cl_mem), &status_);
+    set(compare, kSlots, sizeof slots, &slots);
+    set(compare, kControl, sizeof control, &control);
+    set(compare, kControlWord, sizeof control_word, &control_word);
+    // A CPU device walks its words in blocks: grid-strided, the 128 MiB
+    // saturation case's comparison took 50 times as long on PoCL.
+    const cl_uint contiguous = cpu_ ? 1 : 0;
+    set(compare, kContiguous, sizeof contiguous, &contiguous);
+    return error == CL_SUCCESS || fail_call(error, "clSetKernelArg");
   }
 
-  /// Enqueues run `run`: fresh outputs, the kernel, its control word and
-  /// its comparison with run 0.
+  /// Enqueues run `run`: fresh outputs, the kernel, and the comparison that
+  /// saves its outputs and control word.
   bool enqueue_run(uint32_t run) {
     const uint32_t slot = slot_of(run);
     const cl_command_queue q = queue_.queue();
-    const cl_kernel kernel = r_.kernel.kernel;
-    for (size_t i = 0; i < bindings_.size(); ++i) {
-      const BatchBinding& b = bindings_[i];
-      if (!b.output) continue;
-      cl_int error =
-          api_.clEnqueueCopyBuffer(q, b.resident, b.slots[slot], 0, 0, b.size, 0, nullptr, nullptr);
-      if (error == CL_SUCCESS) {
-        error =
-            api_.clSetKernelArg(kernel, r_.iface.pointer_arg(i), sizeof(cl_mem), &b.slots[slot]);
-      }
-      if (error != CL_SUCCESS) return fail_call(error, "fresh outputs for a run", run);
-    }
-    if (!controls_.empty()) {
-      const cl_uint zero = 0;
-      cl_int error = api_.clEnqueueFillBuffer(q, controls_[slot], &zero, sizeof zero, 0,
-                                              kControlBytes, 0, nullptr, nullptr);
-      if (error == CL_SUCCESS) {
-        error =
-            api_.clSetKernelArg(kernel, r_.iface.control_arg(), sizeof(cl_mem), &controls_[slot]);
-      }
-      if (error != CL_SUCCESS) return fail_call(error, "a run's control word", run);
+    if (cl_int error =
+            api_.clEnqueueCopyBuffer(q, pristine_, work_, 0, 0, layout_.bytes, 0, nullptr, nullptr);
+        error != CL_SUCCESS) {
+      return fail_call(error, "fresh outputs for a run", run);
     }
     size_t global[3];
     size_t local[3];
@@ -238,60 +385,41 @@ class Batch {
     const std::array<size_t, 3> seeded =
         global_size({global[0], global[1], global[2]}, {local[0], local[1], local[2]});
     std::copy(seeded.begin(), seeded.end(), global);
-    if (cl_int error = api_.clEnqueueNDRangeKernel(q, kernel, 3, nullptr, global, local, 0, nullptr,
-                                                   timed_kernel());
+    if (cl_int error = api_.clEnqueueNDRangeKernel(q, r_.kernel.kernel, 3, nullptr, global, local,
+                                                   0, nullptr, timed_kernel());
         error != CL_SUCCESS) {
       return fail_call(error, "clEnqueueNDRangeKernel", run);
     }
-    if (r_.perturbed_run == run) perturb(slot);
-    if (!controls_.empty()) {
-      if (cl_int error = api_.clEnqueueCopyBuffer(q, controls_[slot], control_words_, 0,
-                                                  4 * size_t{slot}, 4, 0, nullptr, nullptr);
-          error != CL_SUCCESS) {
-        return fail_call(error, "reading a run's control word", run);
-      }
-    }
-    return run == 0 || compare(run, slot);
+    if (r_.perturbed_run == run) perturb();
+    return compare(run, slot);
   }
 
-  /// Test only: word 0 of the first output of `slot` overwritten.
-  void perturb(uint32_t slot) {
-    for (const BatchBinding& b : bindings_) {
-      if (!b.output || b.bytes->size() < 4) continue;
+  /// Test only: word 0 of the first output with bytes overwritten.
+  void perturb() {
+    for (const PackedOutput& output : layout_.outputs) {
+      if (output.host_bytes < 4) continue;
       const cl_uint pattern = 0x5A5A5A5A;
-      api_.clEnqueueFillBuffer(queue_.queue(), b.slots[slot], &pattern, sizeof pattern, 0, 4, 0,
+      api_.clEnqueueFillBuffer(queue_.queue(), work_, &pattern, sizeof pattern, output.offset, 4, 0,
                                nullptr, nullptr);
       return;
     }
   }
 
-  /// Every judged output of `slot` against slot 0's, setting flag `slot` on
-  /// a difference.
+  /// Saves the run's outputs into its slot and compares them with run 0's,
+  /// setting flag `slot` on a difference.
   bool compare(uint32_t run, uint32_t slot) {
-    const cl_kernel kernel = r_.compare.kernel;
-    for (const BatchBinding& b : bindings_) {
-      if (!b.output || b.scratch || b.bytes->empty()) continue;
-      const cl_uint words = static_cast<cl_uint>((b.bytes->size() + 3) / 4);
-      const cl_uint mask = last_word_mask(b.bytes->size());
-      const cl_uint flag = slot;
-      cl_int error = api_.clSetKernelArg(kernel, 0, sizeof(cl_mem), &b.slots[0]);
-      if (error == CL_SUCCESS)
-        error = api_.clSetKernelArg(kernel, 1, sizeof(cl_mem), &b.slots[slot]);
-      if (error == CL_SUCCESS) error = api_.clSetKernelArg(kernel, 2, sizeof(cl_mem), &flags_);
-      if (error == CL_SUCCESS) error = api_.clSetKernelArg(kernel, 3, sizeof words, &words);
-      if (error == CL_SUCCESS) error = api_.clSetKernelArg(kernel, 4, sizeof mask, &mask);
-      if (error == CL_SUCCESS) error = api_.clSetKernelArg(kernel, 5, sizeof flag, &flag);
-      const size_t groups =
-          std::min<size_t>((size_t{words} + kCompareGroup - 1) / kCompareGroup, kMaxCompareGroups);
-      const size_t global = groups * kCompareGroup;
-      const size_t local = kCompareGroup;
-      if (error == CL_SUCCESS) {
-        error = api_.clEnqueueNDRangeKernel(queue_.queue(), kernel, 1, nullptr, &global, &local, 0,
-                                            nullptr, timed_kernel());
-      }
-      if (error != CL_SUCCESS) return fail_call(error, "comparing a run with run 0", run);
+    const cl_uint index = slot;
+    const uint64_t words = std::max<uint64_t>(compared_words(layout_), 1);
+    const size_t groups = static_cast<size_t>(
+        std::min<uint64_t>((words + kCompareGroup - 1) / kCompareGroup, kMaxCompareGroups));
+    const size_t global = groups * kCompareGroup;
+    const size_t local = kCompareGroup;
+    cl_int error = api_.clSetKernelArg(r_.compare.kernel, kSlot, sizeof index, &index);
+    if (error == CL_SUCCESS) {
+      error = api_.clEnqueueNDRangeKernel(queue_.queue(), r_.compare.kernel, 1, nullptr, &global,
+                                          &local, 0, nullptr, timed_kernel());
     }
-    return true;
+    return error == CL_SUCCESS || fail_call(error, "comparing a run with run 0", run);
   }
 
   /// Where the next kernel enqueue puts its event, kept until the
@@ -323,29 +451,28 @@ class Batch {
   /// Enqueues runs [first, end), waits once, and judges them.
   bool run_chunk(uint32_t first, uint32_t end) {
     const cl_uint zero = 0;
-    if (cl_int error =
-            api_.clEnqueueFillBuffer(queue_.queue(), flags_, &zero, sizeof zero, 0,
-                                     std::max<size_t>(16, 4 * size_t{slots_}), 0, nullptr, nullptr);
+    if (cl_int error = api_.clEnqueueFillBuffer(queue_.queue(), status_, &zero, sizeof zero, 0,
+                                                4 * size_t{slots_}, 0, nullptr, nullptr);
         error != CL_SUCCESS) {
       return fail_call(error, "clearing the comparison flags", first);
     }
     for (uint32_t run = first; run < end; ++run) {
       if (!enqueue_run(run)) return false;
     }
-    std::vector<MappedRegion> words = {{flags_, 4 * size_t{slots_}, nullptr}};
-    if (control_words_ != nullptr) words.push_back({control_words_, 4 * size_t{slots_}, nullptr});
+    const size_t status_words = (layout_.control_offset ? 2 : 1) * size_t{slots_};
+    std::vector<MappedRegion> status = {{status_, 4 * status_words}};
     const auto deadline = Clock::now() + r_.fence_timeout * (end - first);
-    if (!map(words, CL_MAP_READ, "the runs", deadline, first)) return false;
+    if (!map(status, CL_MAP_READ, "the runs", deadline, first)) return false;
     add_kernel_times(first == 0);
-    std::vector<uint32_t> flags(slots_);
-    std::vector<uint32_t> controls(slots_);
-    std::memcpy(flags.data(), words[0].host, 4 * size_t{slots_});
-    if (control_words_ != nullptr) std::memcpy(controls.data(), words[1].host, 4 * size_t{slots_});
-    unmap(words);
+    std::vector<uint32_t> words(status_words);
+    std::memcpy(words.data(), status[0].host, 4 * status_words);
+    unmap(status);
     ++outcome_.submissions;
-    for (uint32_t run = first; run < end; ++run) {
-      if (controls[slot_of(run)] != 0) {
-        return fail(Status::Timeout, loop_budget_message(r_.iface.loop_iteration_budget), run);
+    if (layout_.control_offset) {
+      for (uint32_t run = first; run < end; ++run) {
+        if (words[slots_ + slot_of(run)] != 0) {
+          return fail(Status::Timeout, loop_budget_message(r_.iface.loop_iteration_budget), run);
+        }
       }
     }
     outcome_.dispatches += end - first;
@@ -355,7 +482,7 @@ class Batch {
       record_run_outputs(outcome_, 0, std::move(outputs), r_.options);
     }
     for (uint32_t run = std::max<uint32_t>(first, 1); run < end; ++run) {
-      if (flags[slot_of(run)] == 0) continue;
+      if (words[slot_of(run)] == 0) continue;
       if (outcome_.differing.size() >= r_.options.reported_differing) {
         ++outcome_.differing_runs;
         continue;
@@ -367,26 +494,29 @@ class Batch {
     return true;
   }
 
-  /// The read_write buffers of `slot` (`judged_only`: but scratch), exactly
-  /// the host's byte lengths.
+  /// The outputs saved in `slot` (`judged_only`: but scratch, which only
+  /// slot 0 saves), exactly the host's byte lengths.
   bool read_slot(uint32_t slot, BufferSet& outputs, uint32_t run, bool judged_only) {
+    const cl_mem saved = slot == 0 ? first_ : others_;
+    const uint64_t base = slot == 0 ? 0 : (slot - 1) * layout_.bytes;
     std::vector<MappedRegion> regions;
-    std::vector<const BatchBinding*> mapped;
-    for (const BatchBinding& b : bindings_) {
-      if (!b.output || (judged_only && b.scratch)) continue;
-      if (b.bytes->empty()) {
-        outputs[b.decl->name] = {};
+    std::vector<const std::string*> names;
+    for (size_t i = 0; i < layout_.outputs.size(); ++i) {
+      const PackedOutput& output = layout_.outputs[i];
+      const std::string& name = r_.iface.buffers[output_args_[i]].name;
+      if (judged_only && output.scratch) continue;
+      if (output.host_bytes == 0) {
+        outputs[name] = {};
         continue;
       }
-      regions.push_back({b.slots[slot], b.bytes->size(), nullptr});
-      mapped.push_back(&b);
+      regions.push_back({saved, output.host_bytes, nullptr, base + output.offset});
+      names.push_back(&name);
     }
     if (!map(regions, CL_MAP_READ, "reading the outputs", Clock::now() + r_.fence_timeout, run)) {
       return false;
     }
     for (size_t i = 0; i < regions.size(); ++i) {
-      outputs[mapped[i]->decl->name] =
-          ByteBuffer(regions[i].host, regions[i].host + regions[i].bytes);
+      outputs[*names[i]] = ByteBuffer(regions[i].host, regions[i].host + regions[i].bytes);
     }
     unmap(regions);
     return true;
@@ -395,25 +525,84 @@ class Batch {
   const OpenClApi& api_;
   ClQueue& queue_;
   DispatchBuffers buffers_;
+  // After buffers_: the sub-buffers go before the buffers they are part of.
+  SubBuffers subs_;
   const std::string on_;
   const BatchRequest& r_;
   BatchOutcome outcome_;
   uint32_t runs_ = 1;
   uint32_t chunk_ = 1;
   uint32_t slots_ = 1;
-  std::vector<BatchBinding> bindings_;
-  std::vector<cl_mem> controls_;
-  cl_mem control_words_ = nullptr;
-  cl_mem flags_ = nullptr;
+  uint64_t max_alloc_ = 0;
+  /// Whether the device is a CPU (how the compare kernel splits its words).
+  bool cpu_ = false;
+  std::vector<ResidentInput> inputs_;
+  /// Index among the bound buffers of each packed output, in layout order.
+  std::vector<size_t> output_args_;
+  PackedRun layout_;
+  std::vector<uint64_t> table_;
+  /// The outputs' initial bytes (and a zero control word), packed.
+  cl_mem pristine_ = nullptr;
+  /// Where every run runs; work_subs_ are its outputs and control word.
+  cl_mem work_ = nullptr;
+  std::vector<cl_mem> work_subs_;
+  /// Run 0's outputs, and the other slots' judged outputs, `layout_.bytes` a slot.
+  cl_mem first_ = nullptr;
+  cl_mem others_ = nullptr;
+  cl_mem table_buffer_ = nullptr;
+  /// A flag word per slot, then (with a control word) a control word per slot.
+  cl_mem status_ = nullptr;
   /// Events of the kernels enqueued in the submission under way.
   std::vector<cl_event> kernel_events_;
 };
+
+/// Test only: word 0 of the first output with at least 4 bytes overwritten,
+/// as Batch::perturb does on the device.
+void perturb_outputs(const KernelInterface& iface, BufferSet& outputs) {
+  for (const KernelBuffer& b : iface.buffers) {
+    if (b.access != BufferAccess::ReadWrite) continue;
+    ByteBuffer& bytes = outputs.at(b.name);
+    if (bytes.size() < 4) continue;
+    std::fill(bytes.begin(), bytes.begin() + 4, uint8_t{0x5A});
+    return;
+  }
+}
+
+/// The batch as one run_dispatch per run, compared on the host: the way for
+/// outputs too large to pack into one buffer of the device.
+BatchOutcome run_as_dispatches(const OpenClApi& api, ClQueue& queue, BufferPool& pool,
+                               const std::string& device_name, const BatchRequest& r) {
+  BatchOutcome outcome;
+  outcome.status = Status::Ok;
+  const DispatchRequest request{r.kernel, r.iface, r.inputs, r.grid, r.fence_timeout};
+  const uint32_t runs = std::max<uint32_t>(r.options.runs, 1);
+  for (uint32_t run = 0; run < runs; ++run) {
+    DispatchOutcome one = run_dispatch(api, queue, pool, device_name, request);
+    outcome.timing.device_ms =
+        add_device_ms(outcome.timing.device_ms, one.timing.device_ms, run == 0);
+    ++outcome.submissions;
+    if (one.status != Status::Ok) {
+      outcome.status = one.status;
+      outcome.message = std::move(one.message);
+      outcome.failed_run = run;
+      outcome.first_outputs.clear();
+      return outcome;
+    }
+    ++outcome.dispatches;
+    if (r.perturbed_run == run) perturb_outputs(r.iface, one.outputs);
+    record_run_outputs(outcome, run, std::move(one.outputs), r.options);
+  }
+  return outcome;
+}
 
 }  // namespace
 
 BatchOutcome run_batch(const OpenClApi& api, ClQueue& queue, BufferPool& pool,
                        const std::string& device_name, const BatchRequest& request) {
-  return Batch(api, queue, pool, device_name, request).run();
+  Batch batch(api, queue, pool, device_name, request);
+  if (!batch.plan()) return batch.failed();
+  if (batch.packs()) return batch.run();
+  return run_as_dispatches(api, queue, pool, device_name, request);
 }
 
 }  // namespace vyre::opencl

@@ -1,8 +1,9 @@
 // Many runs of one dispatch, enqueued together and waited for once per
 // submission: inputs uploaded once and kept resident, every run's outputs
-// initialised by device copies from a pristine copy, every run compared
-// with run 0 on the device by a small kernel, so that only run 0's outputs,
-// the flags and the differing runs cross to the host. Design: DESIGN.md
+// packed into one buffer, made fresh by one device copy from a pristine
+// copy, and saved and compared with run 0 on the device by one small
+// kernel, so that a run is three enqueues and only run 0's outputs, the
+// flags and the differing runs cross to the host. Design: DESIGN.md
 // ("Batched runs").
 #pragma once
 
@@ -24,8 +25,8 @@ inline constexpr uint32_t kMaxRunsPerSubmission = 256;
 inline constexpr uint64_t kBatchSlotBytes = uint64_t{64} << 20;
 
 /// The compare kernel's OpenCL C (built like a program's kernel, under
-/// kKernelName): sets flags[flag] when `words` words of `first` and `run`
-/// differ, the last word under `last_mask`.
+/// kKernelName): copies a run's packed outputs into its slot and sets its
+/// flag when a judged one differs from run 0's (batch_run.cc).
 extern const char* const kCompareKernelSource;
 
 /// What run_batch needs; the inputs passed check_inputs and exceeded_limit.
@@ -44,8 +45,10 @@ struct BatchRequest {
   std::optional<uint32_t> perturbed_run;
 };
 
-/// Runs the batch with buffers from `pool`. Leaves timing to the caller. On
-/// Status::Timeout the queue has been abandoned, as in run_dispatch.
+/// Runs the batch with buffers from `pool`; when a run's packed outputs pass
+/// the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, as one run_dispatch per run.
+/// Leaves timing to the caller. On Status::Timeout the queue has been
+/// abandoned, as in run_dispatch.
 BatchOutcome run_batch(const OpenClApi& api, ClQueue& queue, BufferPool& pool,
                        const std::string& device_name, const BatchRequest& request);
 

@@ -12,8 +12,9 @@ cl_int enqueue_maps(const OpenClApi& api, cl_command_queue queue,
     // only it is asked for: each event is a driver object to make and free.
     cl_event* event = i + 1 == regions.size() ? &last.event : nullptr;
     cl_int error = CL_SUCCESS;
-    region.host = static_cast<uint8_t*>(api.clEnqueueMapBuffer(
-        queue, region.buffer, CL_FALSE, flags, 0, region.bytes, 0, nullptr, event, &error));
+    region.host = static_cast<uint8_t*>(api.clEnqueueMapBuffer(queue, region.buffer, CL_FALSE,
+                                                               flags, region.offset, region.bytes,
+                                                               0, nullptr, event, &error));
     if (region.host == nullptr) {
       unmap_regions(api, queue, regions);
       return error == CL_SUCCESS ? CL_MAP_FAILURE : error;

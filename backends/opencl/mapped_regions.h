@@ -17,6 +17,8 @@ struct MappedRegion {
   size_t bytes = 0;
   /// The mapped bytes; null while unmapped.
   uint8_t* host = nullptr;
+  /// Where the region starts in the buffer, in bytes.
+  size_t offset = 0;
 };
 
 /// Releases an event at scope exit.

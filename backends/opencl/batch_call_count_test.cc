@@ -1,0 +1,200 @@
+// How many driver calls a batched run costs (batch_run.h), counted through
+// a wrapped OpenClApi on an OpenCL device (PoCL in CI): a run of a program
+// with four outputs is at most four enqueues and about one kernel argument,
+// the sub-buffers are made once per batch, and outputs too large to pack
+// into one buffer run as single dispatches with the same results. The
+// counts are deterministic; a timing would depend on the machine (on
+// NVIDIA's driver every call costs microseconds, serialised over queues).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "backends/opencl/batch_run.h"
+#include "backends/opencl/counting_api.h"
+#include "backends/opencl/lowering.h"
+#include "backends/opencl/opencl_test_support.h"
+#include "reference/interpreter.h"
+#include "spec/ir/builder.h"
+
+namespace vyre::opencl {
+namespace {
+
+using namespace vyre::build;
+using testing::CallCounts;
+using testing::words;
+
+constexpr uint32_t kOutputs = 4;
+
+/// Each invocation i, twice over (a loop: the kernel has a control word),
+/// stores in[i] * (k + 1) + j into o<k>[i] for each output k it reaches.
+Program four_outputs() {
+  std::vector<BufferDecl> buffers{storage("in", 0, BufferAccess::ReadOnly)};
+  Body stores;
+  for (uint32_t k = 0; k < kOutputs; ++k) {
+    const std::string name = "o" + std::to_string(k);
+    buffers.push_back(storage(name, k + 1, BufferAccess::ReadWrite));
+    stores.push_back(if_(lt(invocation_id(0), buflen(name)),
+                         {store(name, invocation_id(0),
+                                add(mul(load("in", invocation_id(0)), u32(k + 1)), var("j")))}));
+  }
+  return {buffers, {64, 1, 1}, {loop("j", u32(0), u32(2), stores)}};
+}
+
+/// Outputs of 64, 3, 17 and 100 words over 64 input words.
+BufferSet four_outputs_inputs() {
+  std::vector<uint32_t> in(64);
+  for (uint32_t i = 0; i < 64; ++i) in[i] = 7 * i + 1;
+  return {{"in", words(in)},
+          {"o0", words(std::vector<uint32_t>(64, 0))},
+          {"o1", words({9, 9, 9})},
+          {"o2", words(std::vector<uint32_t>(17, 5))},
+          {"o3", words(std::vector<uint32_t>(100, 3))}};
+}
+
+/// The counted clGetDeviceInfo, and the CL_DEVICE_MAX_MEM_ALLOC_SIZE and
+/// CL_DEVICE_TYPE it reports instead of the device's when not 0.
+decltype(&::clGetDeviceInfo) counted_device_info = nullptr;
+cl_ulong reported_max_alloc = 0;
+cl_device_type reported_type = 0;
+
+cl_int CL_API_CALL device_info_with_max_alloc(cl_device_id device, cl_device_info what, size_t size,
+                                              void* value, size_t* size_ret) {
+  if (what == CL_DEVICE_MAX_MEM_ALLOC_SIZE && reported_max_alloc != 0 && size == sizeof(cl_ulong) &&
+      value != nullptr) {
+    *static_cast<cl_ulong*>(value) = reported_max_alloc;
+    return CL_SUCCESS;
+  }
+  if (what == CL_DEVICE_TYPE && reported_type != 0 && size == sizeof(cl_device_type) &&
+      value != nullptr) {
+    *static_cast<cl_device_type*>(value) = reported_type;
+    return CL_SUCCESS;
+  }
+  return counted_device_info(device, what, size, value, size_ret);
+}
+
+/// A queue on the first usable device whose calls are counted, its pool,
+/// and four_outputs() and the compare kernel built on it.
+class BatchCallCountTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    testing::open_device_queue(api_, device_, queue_);
+    ASSERT_FALSE(HasFatalFailure());
+    CallCounts::wrap(api_);
+    counted_device_info = api_.clGetDeviceInfo;
+    api_.clGetDeviceInfo = device_info_with_max_alloc;
+    reported_max_alloc = 0;
+    reported_type = 0;
+    pool_ = std::make_unique<BufferPool>(api_, *queue_, device_.limits.max_mem_alloc_size,
+                                         uint64_t{64} << 20);
+    Result<LoweredKernel> lowered = lower_program(four_outputs());
+    ASSERT_TRUE(lowered.ok()) << lowered.error().message;
+    lowered_ = *lowered;
+    ASSERT_TRUE(lowered_.iface.has_control_buffer);
+    ProgramBuilder builder(api_, queue_->shared_context(), nullptr, "test device",
+                           device_.capabilities.device_name, std::make_shared<BuildCounts>());
+    auto built = builder.build({lowered_.source, kCompareKernelSource});
+    ASSERT_TRUE(built[0].ok()) << built[0].error().message;
+    ASSERT_TRUE(built[1].ok()) << built[1].error().message;
+    kernel_ = *built[0];
+    compare_ = *built[1];
+  }
+  void TearDown() override {
+    reported_max_alloc = 0;
+    reported_type = 0;
+    kernel_.reset();
+    compare_.reset();
+    pool_.reset();
+  }
+
+  /// A batch of four_outputs(), its calls counted from zero.
+  BatchOutcome run(const BatchOptions& options, uint64_t slot_budget = kBatchSlotBytes,
+                   std::optional<uint32_t> perturbed = std::nullopt) {
+    const BatchRequest request{*kernel_, *compare_, lowered_.iface, inputs_,  grid_,
+                               options,  timeout_,  slot_budget,    perturbed};
+    CallCounts::reset();
+    return run_batch(api_, *queue_, *pool_, device_.capabilities.device_name, request);
+  }
+
+  /// Expects an Ok batch whose run 0 has the reference interpreter's bytes.
+  void expect_reference_outputs(const BatchOutcome& batch) {
+    ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+    Result<reference::RunResult> expected = reference::run(four_outputs(), inputs_, grid_);
+    ASSERT_TRUE(expected.ok()) << expected.error().message;
+    EXPECT_EQ(batch.first_outputs, expected->outputs)
+        << "batch" << testing::describe(batch.first_outputs) << "\nreference"
+        << testing::describe(expected->outputs);
+  }
+
+  OpenClApi api_;
+  ClDevice device_;
+  std::shared_ptr<ClQueue> queue_;
+  std::unique_ptr<BufferPool> pool_;
+  LoweredKernel lowered_;
+  std::shared_ptr<const BuiltKernel> kernel_;
+  std::shared_ptr<const BuiltKernel> compare_;
+  const BufferSet inputs_ = four_outputs_inputs();
+  const Grid grid_{};
+  const std::chrono::milliseconds timeout_{60'000};
+};
+
+TEST_F(BatchCallCountTest, ARunIsAtMostFourEnqueuesAndAboutOneKernelArgument) {
+  constexpr uint32_t kRuns = 100;
+  const BatchOutcome batch = run({kRuns, 4});
+  expect_reference_outputs(batch);
+  EXPECT_EQ(batch.dispatches, kRuns);
+  EXPECT_EQ(batch.submissions, 4u);
+  EXPECT_EQ(batch.differing_runs, 0u);
+  RecordProperty("enqueues", static_cast<int>(CallCounts::enqueues()));
+  RecordProperty("kernel_arguments", static_cast<int>(CallCounts::of("clSetKernelArg")));
+  // Per run: fresh outputs, the kernel and the comparison; the uploads,
+  // flags and readback of the batch spread over its runs.
+  EXPECT_LE(CallCounts::enqueues(), 4u * kRuns);
+  // Per run: the comparison's slot; the rest is set once per batch (11
+  // arguments of the program, 11 of the comparison).
+  EXPECT_LE(CallCounts::of("clSetKernelArg"), kRuns + 32u);
+  // One sub-buffer per output and the control word, for the whole batch.
+  EXPECT_EQ(CallCounts::of("clCreateSubBuffer"), kOutputs + 1u);
+}
+
+TEST_F(BatchCallCountTest, ATinySlotBudgetRunsOneRunASubmissionAlike) {
+  const BatchOutcome batch = run({20, 2}, /*slot_budget=*/1);
+  expect_reference_outputs(batch);
+  EXPECT_EQ(batch.dispatches, 20u);
+  EXPECT_EQ(batch.submissions, 20u);
+  EXPECT_EQ(batch.differing_runs, 0u);
+  EXPECT_EQ(CallCounts::of("clCreateSubBuffer"), kOutputs + 1u);
+}
+
+TEST_F(BatchCallCountTest, APerturbedRunComesBackWithItsBytes) {
+  // On a CPU the comparison walks each work-item's words as one block, on
+  // a GPU grid-strided: both, whatever this device is.
+  for (const cl_device_type type : {CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU}) {
+    reported_type = type;
+    const BatchOutcome batch = run({12, 3}, kBatchSlotBytes, 7);
+    expect_reference_outputs(batch);
+    EXPECT_EQ(batch.differing_runs, 1u) << type;
+    ASSERT_EQ(batch.differing.size(), 1u) << type;
+    EXPECT_EQ(batch.differing[0].run, 7u);
+    BufferSet perturbed = batch.first_outputs;
+    std::fill(perturbed.at("o0").begin(), perturbed.at("o0").begin() + 4, uint8_t{0x5A});
+    EXPECT_EQ(batch.differing[0].outputs, perturbed) << type;
+  }
+}
+
+TEST_F(BatchCallCountTest, OutputsTooLargeForOneBufferRunAsSingleDispatches) {
+  // The four outputs and the control word need 756 bytes packed, before
+  // any alignment.
+  reported_max_alloc = 512;
+  const BatchOutcome batch = run({10, 2}, kBatchSlotBytes, 3);
+  expect_reference_outputs(batch);
+  EXPECT_EQ(batch.dispatches, 10u);
+  EXPECT_EQ(batch.submissions, 10u);  // Every dispatch is its own.
+  EXPECT_EQ(CallCounts::of("clCreateSubBuffer"), 0u);
+  ASSERT_EQ(batch.differing.size(), 1u);
+  EXPECT_EQ(batch.differing[0].run, 3u);
+  EXPECT_EQ(batch.differing[0].outputs.at("o0")[0], 0x5A);
+}
+
+}  // namespace
+}  // namespace vyre::opencl
