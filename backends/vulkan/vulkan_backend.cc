@@ -39,7 +39,7 @@ constexpr uint64_t kInHostMemoryBytes = 64 << 10;
 /// there timestamps cost more than a small dispatch. lavapipe writes each
 /// through a scene of llvmpipe's rasterizer threads and reads them only after
 /// waiting for the whole device; measured: 100 runs of a 300-level dataflow
-/// chain (30,000 dispatches of a few hundred bytes) took 6.5 s timed and
+/// chain (30,000 dispatches of a few hundred bytes) took 6.4-6.8 s timed and
 /// 1.8 s untimed. A larger dispatch, and a batch (a few submissions for many
 /// runs), stay timed: there the timestamps' cost is a small part.
 constexpr uint64_t kUntimedCpuDispatchBytes = 64 << 10;
