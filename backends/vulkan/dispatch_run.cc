@@ -218,7 +218,7 @@ class Run {
           iface.buffers[i].element, counted_bytes(bindings_[i].bytes->size(), bindings_[i].size))));
     }
 
-    Result<VkCommandBuffer> begun = device_.begin();
+    Result<VkCommandBuffer> begun = device_.begin(request_.timed);
     if (!begun.ok()) return fail(begun.error());
     const VkCommandBuffer cmd = *begun;
     const bool staged = staging_ != nullptr;

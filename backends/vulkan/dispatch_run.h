@@ -24,6 +24,8 @@ struct DispatchRequest {
   /// HostVisible on shared memory; Staging (host memory the device reads and
   /// writes over the bus) for a small dispatch on a discrete GPU.
   MemoryPlace in_place = MemoryPlace::HostVisible;
+  /// Measure the submission's device time with timestamps.
+  bool timed = true;
 };
 
 /// Runs the request with buffers from `pool` (of `device`). On

@@ -220,6 +220,7 @@ void VulkanInstance::describe_device(const VkPhysicalDeviceProperties& props) {
                                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                              VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   unified_memory_ = shares_memory && memory_type(~0u, kUnified, 0).has_value();
+  cpu_device_ = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
 std::optional<uint32_t> VulkanInstance::memory_type(uint32_t type_bits,
@@ -335,7 +336,7 @@ VulkanDevice::CommandSlot* VulkanDevice::take_recording() {
   return slot;
 }
 
-Result<VkCommandBuffer> VulkanDevice::begin() {
+Result<VkCommandBuffer> VulkanDevice::begin(bool timed) {
   // A recording this thread began and never submitted (its caller failed
   // midway) is begun again rather than leaked.
   CommandSlot* slot = take_recording();
@@ -358,7 +359,8 @@ Result<VkCommandBuffer> VulkanDevice::begin() {
   if (VkResult r = vk.vkBeginCommandBuffer(slot->commands, &info); r != VK_SUCCESS) {
     return vk_error("vkBeginCommandBuffer", r);
   }
-  if (slot->timestamps != VK_NULL_HANDLE) {
+  slot->timed = timed && slot->timestamps != VK_NULL_HANDLE;
+  if (slot->timed) {
     vk.vkCmdResetQueryPool(slot->commands, slot->timestamps, 0, 2);
     vk.vkCmdWriteTimestamp(slot->commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot->timestamps, 0);
   }
@@ -389,7 +391,7 @@ SubmitOutcome VulkanDevice::submit_slot_and_wait(CommandSlot& slot,
     return SubmitOutcome{status, what + " returned " + vk_result_name(r), std::nullopt};
   };
   // After every command the caller recorded: the end of the device's work.
-  if (slot.timestamps != VK_NULL_HANDLE) {
+  if (slot.timed) {
     vk.vkCmdWriteTimestamp(slot.commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot.timestamps, 1);
   }
   if (VkResult r = vk.vkEndCommandBuffer(slot.commands); r != VK_SUCCESS) {
@@ -430,7 +432,7 @@ SubmitOutcome VulkanDevice::submit_slot_and_wait(CommandSlot& slot,
 }
 
 std::optional<double> VulkanDevice::measured_ms(const CommandSlot& slot) const {
-  if (slot.timestamps == VK_NULL_HANDLE) return std::nullopt;
+  if (!slot.timed) return std::nullopt;
   std::array<uint64_t, 2> ticks{};
   // The fence signalled, so both timestamps are written; a driver that says
   // otherwise (VK_NOT_READY) or fails gives no measurement, never a guess.

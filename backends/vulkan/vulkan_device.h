@@ -40,6 +40,8 @@ class VulkanInstance {
   /// True when device-local memory is also host-visible and coherent on a
   /// CPU or integrated device, so buffers need no staging copies.
   bool unified_memory() const { return unified_memory_; }
+  /// True for a device that runs on the host's CPU (lavapipe).
+  bool cpu_device() const { return cpu_device_; }
   /// Valid bits of the compute queue's timestamps (0: it writes none, and
   /// no device time is measured).
   uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
@@ -66,6 +68,7 @@ class VulkanInstance {
   Capabilities capabilities_;
   DeviceLimits limits_;
   bool unified_memory_ = false;
+  bool cpu_device_ = false;
   uint32_t timestamp_valid_bits_ = 0;
   double timestamp_period_ns_ = 0;
   bool leak_ = false;
@@ -99,8 +102,10 @@ class VulkanDevice {
   VkDevice device() const { return device_; }
 
   /// Leases a command buffer to the calling thread until its
-  /// submit_and_wait(), resets it and starts recording into it.
-  Result<VkCommandBuffer> begin();
+  /// submit_and_wait(), resets it and starts recording into it. `timed`:
+  /// bracket the recording with timestamps (where the queue writes them),
+  /// so that the submission reports its device time.
+  Result<VkCommandBuffer> begin(bool timed = true);
   /// Ends the calling thread's recording, submits it, waits for its fence up
   /// to `timeout` and gives the command buffer back (kept out after a
   /// timeout: the hung work may still use it).
@@ -122,6 +127,7 @@ class VulkanDevice {
     VkCommandBuffer commands = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
     VkQueryPool timestamps = VK_NULL_HANDLE;
+    bool timed = false;  ///< The recording under way writes `timestamps`.
   };
 
   explicit VulkanDevice(const VulkanInstance& instance) : instance_(instance) {}

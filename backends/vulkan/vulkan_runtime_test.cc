@@ -435,6 +435,45 @@ TEST(VulkanRuntime, StagedBuffersGiveTheSameBytes) {
   }
 }
 
+/// out[i] = in[i] for the 64 invocations of one workgroup.
+const Program kCopy{
+    {storage("in", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},
+    {64, 1, 1},
+    {store("out", invocation_id(0), load("in", invocation_id(0)))}};
+
+/// Dispatches of different sizes, one after another on one backend, reuse
+/// pooled buffers of the same size class: a smaller dispatch must see its own
+/// bytes and zeros past its inputs (SEMANTICS: an out-of-bounds load yields
+/// 0, an out-of-bounds store is dropped), never the larger one's bytes.
+void expect_no_bytes_of_an_earlier_dispatch(VulkanBackend& backend) {
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(testing::run_ok(backend, kCopy,
+                              {{"in", repeat(0xDEADBEEF, 64)}, {"out", repeat(0xCAFEF00D, 64)}}),
+              (BufferSet{{"out", repeat(0xDEADBEEF, 64)}}));
+    // `in` holds 4 words: invocations 4..63 load 0.
+    ByteBuffer expected = words({1, 2, 3, 4});
+    const ByteBuffer zeros = repeat(0, 60);
+    expected.insert(expected.end(), zeros.begin(), zeros.end());
+    EXPECT_EQ(testing::run_ok(backend, kCopy,
+                              {{"in", words({1, 2, 3, 4})}, {"out", repeat(0x11111111, 64)}}),
+              (BufferSet{{"out", expected}}));
+    // `out` holds 3 words: the stores of invocations 3..63 are dropped.
+    EXPECT_EQ(testing::run_ok(backend, kCopy, {{"in", repeat(9, 64)}, {"out", words({5, 6, 7})}}),
+              (BufferSet{{"out", words({9, 9, 9})}}));
+  }
+}
+
+TEST(VulkanRuntime, ASmallerDispatchSeesNoBytesOfALargerOneBefore) {
+  expect_no_bytes_of_an_earlier_dispatch(testing::shared_backend());
+}
+
+TEST(VulkanRuntime, ASmallerStagedDispatchSeesNoBytesOfALargerOneBefore) {
+  BackendOptions options;
+  options.force_staging = true;
+  VulkanBackend backend{options};
+  expect_no_bytes_of_an_earlier_dispatch(backend);
+}
+
 TEST(VulkanRuntime, BytesBufferBindsWholeWordsAndReadsBackItsHostLength) {
   // SEMANTICS S1: 10 bytes are 3 backing words (seed 003), so BufLen is 3; the
   // device buffer holds 12 bytes, but the output is the 10 host bytes as given.
