@@ -75,36 +75,26 @@ cl_int CL_API_CALL device_info_with_max_alloc(cl_device_id device, cl_device_inf
 
 /// A queue on the first usable device whose calls are counted, its pool,
 /// and four_outputs() and the compare kernel built on it.
-class BatchCallCountTest : public ::testing::Test {
+class BatchCallCountTest : public testing::ProgramOnQueue {
  protected:
   void SetUp() override {
-    testing::open_device_queue(api_, device_, queue_);
+    open_queue();
     ASSERT_FALSE(HasFatalFailure());
     CallCounts::wrap(api_);
     counted_device_info = api_.clGetDeviceInfo;
     api_.clGetDeviceInfo = device_info_with_max_alloc;
     reported_max_alloc = 0;
     reported_type = 0;
-    pool_ = std::make_unique<BufferPool>(api_, *queue_, device_.limits.max_mem_alloc_size,
-                                         uint64_t{64} << 20);
-    Result<LoweredKernel> lowered = lower_program(four_outputs());
-    ASSERT_TRUE(lowered.ok()) << lowered.error().message;
-    lowered_ = *lowered;
+    build(four_outputs(), {kCompareKernelSource});
+    ASSERT_FALSE(HasFatalFailure());
     ASSERT_TRUE(lowered_.iface.has_control_buffer);
-    ProgramBuilder builder(api_, queue_->shared_context(), nullptr, "test device",
-                           device_.capabilities.device_name, std::make_shared<BuildCounts>());
-    auto built = builder.build({lowered_.source, kCompareKernelSource});
-    ASSERT_TRUE(built[0].ok()) << built[0].error().message;
-    ASSERT_TRUE(built[1].ok()) << built[1].error().message;
-    kernel_ = *built[0];
-    compare_ = *built[1];
+    compare_ = extra_.at(0);
   }
   void TearDown() override {
     reported_max_alloc = 0;
     reported_type = 0;
-    kernel_.reset();
     compare_.reset();
-    pool_.reset();
+    ProgramOnQueue::TearDown();
   }
 
   /// A batch of four_outputs(), its calls counted from zero.
@@ -126,12 +116,6 @@ class BatchCallCountTest : public ::testing::Test {
         << testing::describe(expected->outputs);
   }
 
-  OpenClApi api_;
-  ClDevice device_;
-  std::shared_ptr<ClQueue> queue_;
-  std::unique_ptr<BufferPool> pool_;
-  LoweredKernel lowered_;
-  std::shared_ptr<const BuiltKernel> kernel_;
   std::shared_ptr<const BuiltKernel> compare_;
   const BufferSet inputs_ = four_outputs_inputs();
   const Grid grid_{};

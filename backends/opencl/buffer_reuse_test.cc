@@ -46,28 +46,15 @@ Program accumulate() {
 }
 
 /// A queue on the first usable device, its pool, and accumulate() built on it.
-class BufferReuseTest : public ::testing::Test {
+class BufferReuseTest : public testing::ProgramOnQueue {
  protected:
   void SetUp() override {
-    testing::open_device_queue(api_, device_, queue_);
+    open_queue();
     ASSERT_FALSE(HasFatalFailure());
     // The queue calls through api_, so maps from now on are counted.
     real_map = api_.clEnqueueMapBuffer;
     api_.clEnqueueMapBuffer = counting_map;
-    pool_ = std::make_unique<BufferPool>(api_, *queue_, device_.limits.max_mem_alloc_size,
-                                         uint64_t{64} << 20);
-    Result<LoweredKernel> lowered = lower_program(accumulate());
-    ASSERT_TRUE(lowered.ok()) << lowered.error().message;
-    lowered_ = *lowered;
-    ProgramBuilder builder(api_, queue_->shared_context(), nullptr, "test device",
-                           device_.capabilities.device_name, std::make_shared<BuildCounts>());
-    auto built = builder.build({lowered_.source});
-    ASSERT_TRUE(built[0].ok()) << built[0].error().message;
-    kernel_ = *built[0];
-  }
-  void TearDown() override {
-    kernel_.reset();
-    pool_.reset();
+    build(accumulate());
   }
 
   /// One dispatch of accumulate() over `inputs`, one invocation per acc word.
@@ -90,13 +77,6 @@ class BufferReuseTest : public ::testing::Test {
         << testing::describe(expected->outputs);
     return out.outputs;
   }
-
-  OpenClApi api_;
-  ClDevice device_;
-  std::shared_ptr<ClQueue> queue_;
-  std::unique_ptr<BufferPool> pool_;
-  LoweredKernel lowered_;
-  std::shared_ptr<const BuiltKernel> kernel_;
 };
 
 TEST_F(BufferReuseTest, ChainedDispatchesGiveTheReferenceBytesAtEveryStep) {

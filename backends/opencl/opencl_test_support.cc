@@ -7,6 +7,32 @@
 
 namespace vyre::opencl::testing {
 
+void ProgramOnQueue::open_queue() {
+  open_device_queue(api_, device_, queue_);
+}
+
+void ProgramOnQueue::build(const Program& program, const std::vector<std::string>& extra) {
+  pool_ = std::make_unique<BufferPool>(api_, *queue_, device_.limits.max_mem_alloc_size,
+                                       uint64_t{64} << 20);
+  Result<LoweredKernel> lowered = lower_program(program);
+  ASSERT_TRUE(lowered.ok()) << lowered.error().message;
+  lowered_ = *lowered;
+  std::vector<std::string_view> sources{lowered_.source};
+  sources.insert(sources.end(), extra.begin(), extra.end());
+  ProgramBuilder builder(api_, queue_->shared_context(), nullptr, "test device",
+                         device_.capabilities.device_name, std::make_shared<BuildCounts>());
+  auto built = builder.build(sources);
+  for (auto& kernel : built) ASSERT_TRUE(kernel.ok()) << kernel.error().message;
+  kernel_ = *built[0];
+  for (size_t i = 1; i < built.size(); ++i) extra_.push_back(*built[i]);
+}
+
+void ProgramOnQueue::TearDown() {
+  kernel_.reset();
+  extra_.clear();
+  pool_.reset();
+}
+
 Program spinning_program() {
   using namespace vyre::build;
   return {{storage("n", 0, BufferAccess::ReadOnly), storage("out", 1, BufferAccess::ReadWrite)},

@@ -9,9 +9,14 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "backends/backend_test_support.h"
+#include "backends/opencl/buffer_pool.h"
+#include "backends/opencl/lowering.h"
 #include "backends/opencl/opencl_backend.h"
 #include "backends/opencl/opencl_device.h"
+#include "backends/opencl/program_builder.h"
 #include "spec/ir/program.h"
 
 namespace vyre::opencl::testing {
@@ -34,5 +39,29 @@ void open_device_queue(OpenClApi& api, ClDevice& device, std::shared_ptr<ClQueue
 /// xorshift, which no compiler can fold, and stores the result in `out`: a
 /// kernel as long as the test asks (timeouts, hung lanes).
 Program spinning_program();
+
+/// A queue on the first usable device, a buffer pool on it, and one program
+/// lowered and built there: what the runtime's fixtures share. A fixture's
+/// SetUp calls open_queue(), may then wrap api_ (the queue calls through it),
+/// and calls build().
+class ProgramOnQueue : public ::testing::Test {
+ protected:
+  /// Opens the device's queue (fatal failure without one).
+  void open_queue();
+  /// Makes the pool, lowers `program` into lowered_ and builds it into
+  /// kernel_, with `extra` kernel sources built beside it into extra_ (fatal
+  /// failure when one step fails).
+  void build(const Program& program, const std::vector<std::string>& extra = {});
+  /// Releases the kernels, then the pool.
+  void TearDown() override;
+
+  OpenClApi api_;
+  ClDevice device_;
+  std::shared_ptr<ClQueue> queue_;
+  std::unique_ptr<BufferPool> pool_;
+  LoweredKernel lowered_;
+  std::shared_ptr<const BuiltKernel> kernel_;
+  std::vector<std::shared_ptr<const BuiltKernel>> extra_;
+};
 
 }  // namespace vyre::opencl::testing
