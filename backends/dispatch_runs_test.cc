@@ -1,4 +1,4 @@
-// The default dispatch_runs (a loop over dispatch()), checked with a stub
+// The default dispatch_runs (a loop over dispatch()), checked with a backend
 // backend that scripts every run's outcome (scratch buffers included), and
 // the reference backend's parallel dispatch_runs against its own dispatch()
 // and hand-computed bytes.
@@ -16,24 +16,25 @@ namespace {
 
 using namespace vyre::build;
 
-class StubProgram final : public CompiledProgram {};
+/// The compiled program of ScriptedBackend, which needs none.
+class NoProgram final : public CompiledProgram {};
 
 /// Run n returns {"out": {byte}} with the byte scripted for n (7 unless
-/// told), or the scripted failure; with `work`, also {"work": {n}}, a
+/// told), or the scripted failure; with `scratch_each_run`, also {"work": {n}}, a
 /// scratch buffer that differs in every run, as graph.bfs's visited_set may.
-class StubBackend final : public Backend {
+class ScriptedBackend final : public Backend {
  public:
   std::map<uint32_t, uint8_t> bytes;
   std::map<uint32_t, Status> failures;
-  bool work = false;
+  bool scratch_each_run = false;
   /// Runs that return no "out" buffer at all.
   std::set<uint32_t> without_out;
   uint32_t dispatched = 0;
 
-  std::string name() const override { return "stub"; }
+  std::string name() const override { return "backend"; }
   Capabilities probe() override { return {}; }
   CompileOutcome compile(const Program&) override {
-    return {Status::Ok, "", std::make_shared<StubProgram>()};
+    return {Status::Ok, "", std::make_shared<NoProgram>()};
   }
   DispatchOutcome dispatch(const CompiledProgram&, const BufferSet&, const Grid&) override {
     const uint32_t run = dispatched++;
@@ -41,7 +42,7 @@ class StubBackend final : public Backend {
       return {it->second, "scripted failure of run " + std::to_string(run), {}, {}};
     }
     BufferSet outputs;
-    if (work) outputs["work"] = {static_cast<uint8_t>(run)};
+    if (scratch_each_run) outputs["work"] = {static_cast<uint8_t>(run)};
     const auto it = bytes.find(run);
     if (!without_out.contains(run)) outputs["out"] = {it == bytes.end() ? uint8_t{7} : it->second};
     return {Status::Ok, "", std::move(outputs), {}};
@@ -49,10 +50,10 @@ class StubBackend final : public Backend {
 };
 
 TEST(DefaultDispatchRuns, IdenticalRunsReportRunZeroAndNoDifference) {
-  StubBackend stub;
-  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, {100, 10});
+  ScriptedBackend backend;
+  const BatchOutcome batch = backend.dispatch_runs(NoProgram{}, {}, Grid{}, {100, 10});
   ASSERT_EQ(batch.status, Status::Ok);
-  EXPECT_EQ(stub.dispatched, 100u);
+  EXPECT_EQ(backend.dispatched, 100u);
   EXPECT_EQ(batch.dispatches, 100u);
   EXPECT_EQ(batch.submissions, 100u);  // Every dispatch() is a submission of its own.
   EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", {7}}}));
@@ -62,9 +63,9 @@ TEST(DefaultDispatchRuns, IdenticalRunsReportRunZeroAndNoDifference) {
 }
 
 TEST(DefaultDispatchRuns, ReportsTheFirstFourDifferingRunsAndCountsAll) {
-  StubBackend stub;
-  stub.bytes = {{3, 1}, {5, 2}, {6, 3}, {40, 4}, {41, 5}, {99, 6}};
-  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, {100, 1});
+  ScriptedBackend backend;
+  backend.bytes = {{3, 1}, {5, 2}, {6, 3}, {40, 4}, {41, 5}, {99, 6}};
+  const BatchOutcome batch = backend.dispatch_runs(NoProgram{}, {}, Grid{}, {100, 1});
   ASSERT_EQ(batch.status, Status::Ok);
   EXPECT_EQ(batch.differing_runs, 6u);
   ASSERT_EQ(batch.differing.size(), kMaxReportedDifferingRuns);
@@ -77,17 +78,17 @@ TEST(DefaultDispatchRuns, ReportsTheFirstFourDifferingRunsAndCountsAll) {
 }
 
 TEST(DefaultDispatchRuns, ADifferentRunZeroMakesEveryOtherRunDiffer) {
-  StubBackend stub;
-  stub.bytes = {{0, 9}};
-  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, {5, 1});
+  ScriptedBackend backend;
+  backend.bytes = {{0, 9}};
+  const BatchOutcome batch = backend.dispatch_runs(NoProgram{}, {}, Grid{}, {5, 1});
   EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", {9}}}));
   EXPECT_EQ(batch.differing_runs, 4u);
 }
 
 TEST(DefaultDispatchRuns, StopsAtTheFirstFailureAndNamesTheRun) {
-  StubBackend stub;
-  stub.failures = {{2, Status::Timeout}, {3, Status::DeviceLost}};
-  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, {10, 2});
+  ScriptedBackend backend;
+  backend.failures = {{2, Status::Timeout}, {3, Status::DeviceLost}};
+  const BatchOutcome batch = backend.dispatch_runs(NoProgram{}, {}, Grid{}, {10, 2});
   EXPECT_EQ(batch.status, Status::Timeout);
   EXPECT_EQ(batch.failed_run, 2u);
   EXPECT_EQ(batch.message, "scripted failure of run 2");
@@ -96,8 +97,8 @@ TEST(DefaultDispatchRuns, StopsAtTheFirstFailureAndNamesTheRun) {
 }
 
 TEST(DefaultDispatchRuns, ZeroRunsRunsOnce) {
-  StubBackend stub;
-  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, {0, 0});
+  ScriptedBackend backend;
+  const BatchOutcome batch = backend.dispatch_runs(NoProgram{}, {}, Grid{}, {0, 0});
   EXPECT_EQ(batch.status, Status::Ok);
   EXPECT_EQ(batch.dispatches, 1u);
 }
@@ -111,10 +112,10 @@ BatchOptions with_scratch(uint32_t runs, std::vector<std::string> scratch) {
 }
 
 TEST(DefaultDispatchRuns, RunsDifferingOnlyInScratchAreNeitherCountedNorReturned) {
-  StubBackend stub;
-  stub.work = true;
+  ScriptedBackend backend;
+  backend.scratch_each_run = true;
   const BatchOutcome batch =
-      stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(20, {"work"}));
+      backend.dispatch_runs(NoProgram{}, {}, Grid{}, with_scratch(20, {"work"}));
   ASSERT_EQ(batch.status, Status::Ok);
   EXPECT_EQ(batch.differing_runs, 0u);
   EXPECT_TRUE(batch.differing.empty());
@@ -123,20 +124,20 @@ TEST(DefaultDispatchRuns, RunsDifferingOnlyInScratchAreNeitherCountedNorReturned
 }
 
 TEST(DefaultDispatchRuns, WithoutScratchEveryRunDiffersInTheWorkBuffer) {
-  StubBackend stub;
-  stub.work = true;
-  const BatchOutcome batch = stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(20, {}));
+  ScriptedBackend backend;
+  backend.scratch_each_run = true;
+  const BatchOutcome batch = backend.dispatch_runs(NoProgram{}, {}, Grid{}, with_scratch(20, {}));
   EXPECT_EQ(batch.differing_runs, 19u);
   ASSERT_EQ(batch.differing.size(), 19u);
   EXPECT_EQ(batch.differing[0].outputs, (BufferSet{{"out", {7}}, {"work", {1}}}));
 }
 
 TEST(DefaultDispatchRuns, ARunDifferingInAJudgedBufferComesBackWithoutScratch) {
-  StubBackend stub;
-  stub.work = true;
-  stub.bytes = {{4, 1}, {9, 2}};
+  ScriptedBackend backend;
+  backend.scratch_each_run = true;
+  backend.bytes = {{4, 1}, {9, 2}};
   const BatchOutcome batch =
-      stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(12, {"work", "absent"}));
+      backend.dispatch_runs(NoProgram{}, {}, Grid{}, with_scratch(12, {"work", "absent"}));
   ASSERT_EQ(batch.status, Status::Ok);
   EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", {7}}, {"work", {0}}}));
   EXPECT_EQ(batch.differing_runs, 2u);
@@ -148,11 +149,11 @@ TEST(DefaultDispatchRuns, ARunDifferingInAJudgedBufferComesBackWithoutScratch) {
 }
 
 TEST(DefaultDispatchRuns, AJudgedBufferMissingFromARunMakesItDiffer) {
-  StubBackend stub;
-  stub.work = true;
-  stub.without_out = {3};
+  ScriptedBackend backend;
+  backend.scratch_each_run = true;
+  backend.without_out = {3};
   const BatchOutcome batch =
-      stub.dispatch_runs(StubProgram{}, {}, Grid{}, with_scratch(5, {"work"}));
+      backend.dispatch_runs(NoProgram{}, {}, Grid{}, with_scratch(5, {"work"}));
   EXPECT_EQ(batch.differing_runs, 1u);
   ASSERT_EQ(batch.differing.size(), 1u);
   EXPECT_EQ(batch.differing[0].run, 3u);
