@@ -15,6 +15,7 @@ PreparationPool::PreparationPool(const std::vector<const SuiteCase*>& cases,
       compile_on_(compile_on),
       ahead_(ahead),
       lookahead_(std::max<size_t>(lookahead, 1)),
+      held_(cases.size(), 0),
       done_(cases.size()) {
   for (unsigned t = 0; t < std::max(threads, 1u); ++t) workers_.emplace_back([this] { work(); });
 }
@@ -33,6 +34,8 @@ CaseExpectations PreparationPool::take(size_t index) {
   changed_.wait(lock, [&] { return done_[index].has_value(); });
   CaseExpectations out = std::move(*done_[index]);
   done_[index].reset();
+  held_total_ -= held_[index];
+  held_[index] = 0;
   taken_ = std::max(taken_, index + 1);  // Lanes take cases nearly, not strictly, in order.
   lock.unlock();
   // Room for one more case ahead.
@@ -45,8 +48,10 @@ void PreparationPool::work() {
     size_t index = 0;
     {
       std::unique_lock lock(mutex_);
-      changed_.wait(
-          lock, [&] { return stopping_ || next_ >= cases_.size() || next_ < taken_ + lookahead_; });
+      changed_.wait(lock, [&] {
+        return stopping_ || next_ >= cases_.size() || next_ < taken_ + lookahead_ ||
+               (held_total_ < kHeldBytesBudget && next_ < taken_ + kFarLookahead);
+      });
       if (stopping_ || next_ >= cases_.size()) return;
       index = next_++;
     }
@@ -58,12 +63,31 @@ void PreparationPool::work() {
       }
     }
     if (compile_on_ != nullptr) compile_ahead(*compile_on_, e);
+    const uint64_t bytes = held_bytes(e);
     {
       std::lock_guard lock(mutex_);
       done_[index] = std::move(e);
+      held_[index] = bytes;
+      held_total_ += bytes;
     }
     changed_.notify_all();
   }
+}
+
+uint64_t held_bytes(const CaseExpectations& e) {
+  uint64_t bytes = 0;
+  const auto add = [&](const BufferSet& buffers) {
+    for (const auto& [name, data] : buffers) bytes += data.size();
+  };
+  for (const VariantExpectation& v : e.variants) {
+    add(v.variant.test_case.inputs);
+    if (v.expectation) {
+      add(v.expectation->inputs);
+      if (v.expectation->expected) add(*v.expectation->expected);
+    }
+  }
+  if (e.host_outputs) add(*e.host_outputs);
+  return bytes;
 }
 
 void compile_ahead(Backend& backend, CaseExpectations& e) {
