@@ -16,6 +16,7 @@
 #include "backends/backend.h"
 #include "certify/report/report.h"
 #include "certify/run/certification_run.h"
+#include "certify/run/hunt_findings.h"
 #include "spec/support/result.h"
 
 namespace vyre::certify {
@@ -47,17 +48,6 @@ struct HuntOptions {
   uint64_t max_programs = 0;
   /// Seconds the reductions of each batch may take together.
   double reduction_seconds = kRunReductionSeconds;
-};
-
-/// One distinct failure: its reduced form's hash names its folder.
-struct HuntFinding {
-  /// Hex hash of the reduced case's canonical text (its name left out).
-  std::string hash;
-  std::string case_id;
-  Verdict verdict = Verdict::Error;
-  std::string message;
-  /// out_dir/hash, holding original.vyre, reduced.vyre and README.txt.
-  std::string dir;
 };
 
 /// What a hunt did.
