@@ -66,7 +66,7 @@ CaseResult failing_case(const fs::path& batch_dir, const std::string& id, uint32
   return r;
 }
 
-class HuntFindingsTest : public ::testing::Test {
+class FuzzHuntFindingsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string dir = (fs::temp_directory_path() / "vyre-findings-XXXXXX").string();
@@ -88,7 +88,7 @@ class HuntFindingsTest : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(HuntFindingsTest, AFormTwoWorkersMeetAtOnceIsWrittenOnce) {
+TEST_F(FuzzHuntFindingsTest, AFormTwoWorkersMeetAtOnceIsWrittenOnce) {
   // Many rounds, so that the two records overlap in every way they can.
   for (int round = 0; round < 50; ++round) {
     const fs::path out = dir_ / ("out" + std::to_string(round));
@@ -121,7 +121,7 @@ TEST_F(HuntFindingsTest, AFormTwoWorkersMeetAtOnceIsWrittenOnce) {
   }
 }
 
-TEST_F(HuntFindingsTest, DistinctFormsEachGetAFolder) {
+TEST_F(FuzzHuntFindingsTest, DistinctFormsEachGetAFolder) {
   const fs::path out = dir_ / "out";
   HuntFindings findings(out, 7, "marking");
   EXPECT_TRUE(findings.record(failing_case(dir_ / "batch-1", "fuzz/7/1", 10, 1), dir_ / "batch-1"));
@@ -133,7 +133,7 @@ TEST_F(HuntFindingsTest, DistinctFormsEachGetAFolder) {
   EXPECT_EQ(folders(out).size(), 2u);
 }
 
-TEST_F(HuntFindingsTest, AFailureWhoseReproCannotBeReadWritesNothing) {
+TEST_F(FuzzHuntFindingsTest, AFailureWhoseReproCannotBeReadWritesNothing) {
   const fs::path out = dir_ / "out";
   HuntFindings findings(out, 7, "marking");
   CaseResult r = failing_case(dir_ / "batch", "fuzz/7/1", 10, 1);
