@@ -114,6 +114,11 @@ bool names_plugin(const std::string& backend) {
   return backend.find('/') != std::string::npos || backend.ends_with(".so");
 }
 
+bool runs_in_child_process(const BackendChoice& choice) {
+  return names_plugin(choice.backend) ||
+         (!choice.in_process && backend_takes_device(choice.backend));
+}
+
 Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
   if (!names_plugin(choice.backend)) {
     BackendOptions options;
@@ -124,7 +129,7 @@ Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
     if (!builtin) {
       return Error{builtin.error().message + "; or give a plugin's path (./libmybackend.so)"};
     }
-    if (choice.in_process || !backend_takes_device(choice.backend)) {
+    if (!runs_in_child_process(choice)) {
       if (!choice.faults) return builtin;
       return inject_faults(std::move(builtin).value(),
                            {*choice.faults, choice.fault_calls, false, options.fence_timeout});

@@ -68,6 +68,10 @@ std::string built_in_backend_list(std::string_view except = {});
 /// True when --backend names a plugin file rather than a built-in backend.
 bool names_plugin(const std::string& backend);
 
+/// True when open_backend runs the backend in a child process: a plugin, or
+/// a built-in device backend (vulkan, opencl) without --in-process.
+bool runs_in_child_process(const BackendChoice& choice);
+
 /// Opens the backend: a plugin, and a built-in one that drives a device
 /// (vulkan, opencl) unless choice.in_process, in a child process
 /// (backends/isolation/isolate.h), so that a driver that crashes or hangs

@@ -5,6 +5,13 @@
 // same lanes, compiles ahead and retries), whose programs are compiled
 // together before it runs; every failure is reduced and written once per
 // distinct reduced form.
+//
+// A hunt may have several workers, each with a backend of its own (for an
+// isolated backend a child process of its own, so its own driver: NVIDIA's
+// OpenCL builds one kernel at a time per process). They claim ranges of
+// program indices from one counter, so N workers run the programs one would
+// (the same set under max_programs), and share the findings, each distinct
+// reduced form written once by the worker that met it first.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +23,7 @@
 #include "backends/backend.h"
 #include "certify/report/report.h"
 #include "certify/run/certification_run.h"
+#include "certify/run/hunt_findings.h"
 #include "spec/support/result.h"
 
 namespace vyre::certify {
@@ -23,7 +31,8 @@ namespace vyre::certify {
 /// Knobs of one hunt.
 struct HuntOptions {
   uint64_t seed = 1;
-  /// Wall-clock budget; the program running when it ends finishes first.
+  /// Wall-clock budget, counted once every worker's backend is open; the
+  /// batches running when it ends finish first.
   double seconds = 60;
   /// Dispatches of each variant of each case.
   uint32_t runs = 3;
@@ -35,33 +44,28 @@ struct HuntOptions {
   bool progress = true;
   /// The --backend text, for the replay commands written with each finding.
   std::string backend_name;
-  /// Opens a fresh backend for the one retry of a case that lost the device,
-  /// hung or crashed; empty: no retries.
-  std::function<Result<std::unique_ptr<Backend>>()> reopen_backend;
+  /// Workers hunting at once, each on a backend of its own: the first on the
+  /// backend hunt() is given, the others on backends from open_backend.
+  unsigned jobs = 1;
+  /// Opens a fresh backend like the first: each further worker's, and one
+  /// for the one retry of a case that lost the device, hung or crashed;
+  /// empty: no retries, and one worker only.
+  std::function<Result<std::unique_ptr<Backend>>()> open_backend;
   /// Compile each batch's programs (every variant and encoding) together on
   /// every core before it runs (compile_cases_ahead), rather than a few
   /// cases ahead of the one running; false: as a certification run does.
   bool compile_batches_ahead = true;
   /// Stop once this many programs were generated (0: only `seconds` stops
-  /// the hunt), so that two hunts of one seed can be compared.
+  /// the hunt), so that two hunts of one seed, of any number of workers, can
+  /// be compared.
   uint64_t max_programs = 0;
   /// Seconds the reductions of each batch may take together.
   double reduction_seconds = kRunReductionSeconds;
 };
 
-/// One distinct failure: its reduced form's hash names its folder.
-struct HuntFinding {
-  /// Hex hash of the reduced case's canonical text (its name left out).
-  std::string hash;
-  std::string case_id;
-  Verdict verdict = Verdict::Error;
-  std::string message;
-  /// out_dir/hash, holding original.vyre, reduced.vyre and README.txt.
-  std::string dir;
-};
-
 /// What a hunt did.
 struct HuntResult {
+  /// Programs generated, by every worker together.
   uint64_t programs = 0;
   /// Programs the reference screened out (never run on the backend).
   uint64_t discarded = 0;
@@ -70,11 +74,15 @@ struct HuntResult {
   /// Failures seen, duplicates of an earlier reduced form included.
   uint64_t failures = 0;
   std::vector<HuntFinding> findings;
+  /// From every worker's backend open to the last worker stopping.
   double seconds = 0;
 };
 
-/// Hunts on `backend` until options.seconds have passed.
-HuntResult hunt(Backend& backend, const HuntOptions& options);
+/// Hunts with options.jobs workers, the first on `backend`, until
+/// options.seconds have passed or max_programs were taken; an Error, before
+/// any program runs, naming the worker whose backend cannot be opened, is not
+/// usable or is on another device than the first's.
+Result<HuntResult> hunt(Backend& backend, const HuntOptions& options);
 
 /// The id of hunt program `index` from `seed`: "fuzz/SEED/INDEX".
 std::string hunt_program_id(uint64_t seed, uint64_t index);

@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
-#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,7 +16,7 @@
 #include <set>
 #include <tuple>
 
-#include "backends/reference_backend.h"
+#include "certify/run/marking_backend_for_tests.h"
 #include "spec/ir/host_words.h"
 #include "spec/text/text_format.h"
 
@@ -25,56 +24,6 @@ namespace vyre::certify {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// A compiled program of MarkingBackend: the reference's, and whether its
-/// outputs are to be damaged.
-struct MarkedProgram final : CompiledProgram {
-  MarkedProgram(std::shared_ptr<const CompiledProgram> p, bool d)
-      : inner(std::move(p)), damaged(d) {}
-  std::shared_ptr<const CompiledProgram> inner;
-  bool damaged;
-};
-
-/// The reference interpreter, compiling concurrently, whose outputs are one
-/// byte off for programs with a body of 3 mod 4 top-level statements (a bug
-/// that depends on the program alone, so every hunt meets it alike); it
-/// counts the compiles made before its first dispatch.
-class MarkingBackend final : public Backend {
- public:
-  std::string name() const override { return "marking"; }
-  Capabilities probe() override { return reference_->probe(); }
-  CompileOutcome compile(const Program& program) override {
-    ++compiles_;
-    if (dispatches_ == 0) ++compiles_before_dispatch_;
-    CompileOutcome out = reference_->compile(program);
-    if (out.program) {
-      out.program = std::make_shared<MarkedProgram>(out.program, program.entry.size() % 4 == 3);
-    }
-    return out;
-  }
-  DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
-                           const Grid& grid) override {
-    ++dispatches_;
-    const auto& marked = dynamic_cast<const MarkedProgram&>(program);
-    DispatchOutcome out = reference_->dispatch(*marked.inner, inputs, grid);
-    if (marked.damaged) {
-      for (auto& [name, bytes] : out.outputs) {
-        if (!bytes.empty()) bytes[0] ^= 1;
-      }
-    }
-    return out;
-  }
-  bool compiles_concurrently() const override { return true; }
-
-  uint64_t compiles() const { return compiles_; }
-  uint64_t compiles_before_dispatch() const { return compiles_before_dispatch_; }
-
- private:
-  std::unique_ptr<Backend> reference_ = make_reference_backend(BackendOptions{});
-  std::atomic<uint64_t> compiles_{0};
-  std::atomic<uint64_t> compiles_before_dispatch_{0};
-  std::atomic<uint64_t> dispatches_{0};
-};
 
 /// What a hunt found, comparable between hunts.
 using Found = std::set<std::tuple<std::string, std::string, Verdict>>;
@@ -101,7 +50,9 @@ class FuzzHuntTest : public ::testing::Test {
     o.progress = false;
     o.backend_name = "marking";
     o.compile_batches_ahead = ahead;
-    return hunt(backend, o);
+    Result<HuntResult> hunted = hunt(backend, o);
+    EXPECT_TRUE(hunted.ok()) << hunted.error().message;
+    return hunted.ok() ? std::move(hunted).value() : HuntResult{};
   }
 
   static Found found(const HuntResult& r) {

@@ -280,7 +280,9 @@ TEST(IsolatedCertification, AFuzzHuntSurvivesADriverThatCrashesOnSomePrograms) {
   options.progress = false;
   options.out_dir = testing::TempDir() + "isolated_fuzz_test";
   std::filesystem::remove_all(options.out_dir);
-  const HuntResult result = hunt(*backend, options);
+  const Result<HuntResult> hunted = hunt(*backend, options);
+  ASSERT_TRUE(hunted.ok()) << hunted.error().message;
+  const HuntResult& result = *hunted;
   ASSERT_FALSE(result.findings.empty()) << result.cases << " cases, none crashed";
   EXPECT_GT(result.cases, result.failures);  // The hunt went on past the crashes.
   for (const HuntFinding& finding : result.findings) {
