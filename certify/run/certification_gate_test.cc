@@ -7,9 +7,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "certify/run/certification_run.h"
@@ -215,6 +217,60 @@ TEST(GateRetry, ALossOnTheFreshBackendToo) {
   EXPECT_EQ(report.cases[0].verdict, Verdict::DeviceLost);
   EXPECT_EQ(report.cases[0].retried, "device lost");
   EXPECT_EQ(gate.reopened, 1);  // once, never more
+  EXPECT_FALSE(report.certified);
+}
+
+/// A device that one program loses, taking down whatever else is in flight
+/// on it: the culprit (input word 0 is 7) loses it every time; another case
+/// waits a while for the culprit on the same backend, and loses the device
+/// if the culprit came, else gives the right bytes.
+class SharedLossBackend final : public Backend {
+ public:
+  std::string name() const override { return "shared-loss"; }
+  uint32_t concurrent_dispatches() const override { return 2; }
+  Capabilities probe() override { return {}; }
+  CompileOutcome compile(const Program&) override {
+    return {Status::Ok, "", std::make_shared<const CompiledProgram>()};
+  }
+  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet& inputs, const Grid&) override {
+    std::unique_lock lock(mutex_);
+    if (to_words(inputs.at("in")).at(0) == 7) {
+      lost_ = true;
+      changed_.notify_all();
+      return lost();
+    }
+    // Long enough for a culprit beside it to come; passing it is no error.
+    changed_.wait_for(lock, std::chrono::seconds(5), [&] { return lost_; });
+    return lost_ ? lost() : right();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool lost_ = false;
+};
+
+TEST(GateRetry, ACaseTakenDownByAnotherCasesDeviceLossPassesItsRetryAlone) {
+  std::vector<SuiteCase> cases = {plus_one_case("L1/test/culprit"),
+                                  plus_one_case("L1/test/bystander")};
+  std::get<DispatchCase>(cases[0].body).test_case.inputs["in"] = to_bytes({7, 2, 3, 0xFFFFFFFF});
+  CertifyOptions options;
+  options.level = Level::L1;
+  options.runs = 1;
+  options.progress = false;
+  options.out_dir = testing::TempDir() + "certification_gate_test_bystander";
+  int reopened = 0;
+  options.reopen_backend = [&]() -> Result<std::unique_ptr<Backend>> {
+    ++reopened;
+    return std::unique_ptr<Backend>(std::make_unique<SharedLossBackend>());
+  };
+  SharedLossBackend first;
+  const Report report = run_certification(first, {}, {&cases[0], &cases[1]}, options);
+  ASSERT_EQ(report.cases.size(), 2u);
+  // The culprit loses the device on its retry too; the bystander's retry
+  // runs alone and passes. Run beside the culprit's retry, it lost again.
+  EXPECT_EQ(report.cases[0].verdict, Verdict::DeviceLost) << report.cases[0].message;
+  EXPECT_EQ(report.cases[1].verdict, Verdict::Pass) << report.cases[1].message;
   EXPECT_FALSE(report.certified);
 }
 

@@ -16,6 +16,7 @@
 #include "certify/run/progress.h"
 #include "certify/run/random_coverage.h"
 #include "certify/run/retry_policy.h"
+#include "certify/run/run_backends.h"
 #include "spec/support/parallel_for.h"
 
 namespace vyre::certify {
@@ -135,45 +136,6 @@ class PhaseLedger {
   std::vector<PhaseTimes> phases_;
 };
 
-/// The backend cases start on: the caller's, until a retry opens a fresh
-/// one, which the rest of the run then uses (a lane still running on the old
-/// one keeps it until its case ends).
-class RunBackends {
- public:
-  RunBackends(Backend& first, const CertifyOptions& options)
-      : current_(&first), reopen_(options.reopen_backend) {}
-
-  /// Whether a case may be retried on a fresh backend.
-  bool can_reopen() const { return static_cast<bool>(reopen_); }
-
-  /// The backend a case starting now runs on.
-  Backend& current() {
-    std::lock_guard lock(mutex_);
-    return *current_;
-  }
-
-  /// A fresh backend in place of `on` after a device loss, hang or crash:
-  /// opened and probed once, by the first lane to need it; the lanes that
-  /// follow take it. An Error says why none is usable.
-  Result<Backend*> after_loss(Backend& on) {
-    std::lock_guard lock(mutex_);
-    if (current_ != &on) return current_;
-    auto opened = reopen_();
-    if (!opened) return opened.error();
-    const Capabilities caps = (*opened)->probe();
-    if (!caps.unavailable.empty()) return Error{caps.unavailable};
-    reopened_.push_back(std::move(opened).value());
-    current_ = reopened_.back().get();
-    return current_;
-  }
-
- private:
-  std::mutex mutex_;
-  Backend* current_;
-  std::vector<std::unique_ptr<Backend>> reopened_;
-  const std::function<Result<std::unique_ptr<Backend>>()> reopen_;
-};
-
 /// The run's reduction time (CertifyOptions::reduction_seconds), shared by the lanes: past
 /// it, failures are reported unreduced, saying so.
 class ReductionBudget {
@@ -270,16 +232,26 @@ CaseResult run_one_case(size_t i, const SuiteCase& c, RunContext& run) {
   const auto wait_start = RunClock::Clock::now();
   const CaseExpectations expectations = run.prepared.take(i);
   run.phases.add_wait(i, RunClock::micros_since(wait_start), expectations);
-  Attempt a = attempt_case(*on, c, expectations, run);
+  Attempt a;
+  {
+    const RunBackends::SharedUse use(run.backends);
+    a = attempt_case(*on, c, expectations, run);
+  }
+  // A retry, and the reduction of what it found, run alone (run_backends.h).
+  std::optional<RunBackends::SoleUse> sole;
   if (retried_on_fresh_backend(a.result.verdict) && run.backends.can_reopen()) {
     // The old backend's device may be gone or hung: the rest of the run
     // uses a fresh one.
     const CaseResult first = std::move(a.result);
+    sole.emplace(run.backends);
     Result<Backend*> fresh = run.backends.after_loss(*on);
     if (fresh.ok()) {
       on = *fresh;
       run.phases.add_attempt(i, first, expectations);
       a = attempt_case(*on, c, compiled_again_where_failed(expectations), run);
+      // Lost again, alone: this case did it, and the next case must not
+      // start on the device it left.
+      if (retried_on_fresh_backend(a.result.verdict)) run.backends.lost_again(*on);
       a.result.message = retried_message(first.verdict, first.message, a.result.message);
       // The report names only the retry's repro: the first attempt's file,
       // unless the retry wrote the same one, would be an orphan.
@@ -296,7 +268,9 @@ CaseResult run_one_case(size_t i, const SuiteCase& c, RunContext& run) {
     a.result.retried = std::string(name_of(first.verdict));
   }
   if (reduces_failures(c) && a.result.failure && a.failing) {
-    run.reductions.reduce(*on, c, *a.failing, a.result);
+    std::optional<RunBackends::SharedUse> shared;
+    if (!sole) shared.emplace(run.backends);
+    run.reductions.reduce(run.backends.current(), c, *a.failing, a.result);
   }
   run.phases.add_attempt(i, a.result, expectations);
   run.progress.finish(a.result);
@@ -385,7 +359,7 @@ Report run_certification(Backend& backend, const Capabilities& device,
       chosen, case_options, backend.compiles_concurrently() ? &backend : nullptr, workers,
       std::max<size_t>(kPreparationLookahead, 2 * size_t{workers}) + lanes, options.compiled_ahead);
   Progress progress(chosen.size(), options.progress);
-  RunBackends backends(backend, options);
+  RunBackends backends(backend, options.reopen_backend);
   ReductionBudget reductions(options);
   PhaseLedger phases(chosen.size());
   RunContext run{options,    case_options, prepared, backends,
