@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "archetypes/dataflow/dataflow_cases.h"
@@ -120,6 +122,43 @@ TEST(DataflowOnOpenCl, TheEngineGivesTheReferencesFindingsAndLevels) {
   }
 }
 
+TEST(DataflowOnOpenCl, FourThreadsOnFourLanesEachGetTheReferencesResult) {
+  BackendOptions options;
+  options.dispatch_lanes = 4;  // As on a GPU: each thread's loop on a lane of its own.
+  opencl::OpenClBackend backend(options);
+  ASSERT_TRUE(backend.probe().unavailable.empty()) << backend.probe().unavailable;
+  auto reference = make_backend("reference");
+  ASSERT_TRUE(reference.ok());
+  auto on_device = DataflowEngine::create(backend, *make_transfer("block_mask"));
+  auto on_reference = DataflowEngine::create(**reference, *make_transfer("block_mask"));
+  ASSERT_TRUE(on_device && on_reference);
+  const std::vector<DataflowInput> inputs = {chain(kChain), scrambled(400, {0, 5}, UINT32_MAX),
+                                             chain(77), scrambled(300, {9}, 6)};
+  std::vector<EngineResult<DataflowResult>> expected;
+  for (const DataflowInput& input : inputs) expected.push_back(on_reference->run(input));
+  std::vector<std::optional<EngineResult<DataflowResult>>> observed(inputs.size());
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < inputs.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (int run = 0; run < 5; ++run) {
+        auto r = on_device->run(inputs[t]);
+        if (!r || run == 4 || r->findings != expected[t]->findings) {
+          observed[t] = std::move(r);
+          return;
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (size_t t = 0; t < inputs.size(); ++t) {
+    ASSERT_TRUE(expected[t].ok()) << t;
+    ASSERT_TRUE(observed[t].has_value()) << t;
+    ASSERT_TRUE(observed[t]->ok()) << t << ": " << observed[t]->error().message;
+    EXPECT_EQ((*observed[t])->levels, expected[t]->levels) << t;
+    EXPECT_EQ((*observed[t])->findings, expected[t]->findings) << t;
+  }
+}
+
 TEST(DataflowOnOpenCl, ALevelPastTheLoopBudgetEndsTheLoopAsTimeout) {
   BackendOptions options;
   options.loop_iteration_budget = 20;  // A level's loop over a frontier word's 32 bits.
@@ -148,6 +187,42 @@ class LevelCallCount : public opencl::testing::ProgramOnQueue {
   // machine (a quarter of it per group), so the counts below hold anywhere.
   const std::chrono::milliseconds timeout_{std::chrono::hours(1)};
 };
+
+/// The engine's level loop over the level program's buffers.
+LevelLoop engine_loop(uint32_t levels) {
+  LevelLoop loop;
+  loop.max_levels = levels;
+  loop.changed = kChanged;
+  loop.level_buffer = kParams;
+  loop.level_word = kLevel;
+  loop.current = kFrontier;
+  loop.next = kNextFrontier;
+  for (std::string_view name : {kVisited, kNextFrontier, kChanged, kFindings, kFindingCount}) {
+    loop.outputs.emplace_back(name);
+  }
+  return loop;
+}
+
+TEST_F(LevelCallCount, ALoopOfAnotherShapeIsLeftToTheDefault) {
+  const BufferSet state = chain_state(kChain);
+  EXPECT_TRUE(opencl::level_loop_fits(lowered_.iface, state, engine_loop(kChain)));
+  LevelLoop changed_read_only = engine_loop(kChain);
+  changed_read_only.changed = kFrontier;  // Read-only in the program.
+  changed_read_only.current = kChanged;
+  EXPECT_FALSE(opencl::level_loop_fits(lowered_.iface, state, changed_read_only));
+  LevelLoop one_buffer_twice = engine_loop(kChain);
+  one_buffer_twice.level_buffer = kChanged;
+  EXPECT_FALSE(opencl::level_loop_fits(lowered_.iface, state, one_buffer_twice));
+  LevelLoop no_such_word = engine_loop(kChain);
+  no_such_word.level_word = kEngineParamCount;
+  EXPECT_FALSE(opencl::level_loop_fits(lowered_.iface, state, no_such_word));
+  LevelLoop unknown = engine_loop(kChain);
+  unknown.outputs.push_back("no_such_buffer");
+  EXPECT_FALSE(opencl::level_loop_fits(lowered_.iface, state, unknown));
+  BufferSet uneven = state;
+  uneven[std::string(kNextFrontier)].resize(uneven[std::string(kNextFrontier)].size() + 4);
+  EXPECT_FALSE(opencl::level_loop_fits(lowered_.iface, uneven, engine_loop(kChain)));
+}
 
 TEST_F(LevelCallCount, ADispatchWithOnlyItsLevelWordChangedSetsFewArgumentsAndWaitsOnce) {
   BufferSet state = chain_state(kChain);
@@ -180,16 +255,7 @@ TEST_F(LevelCallCount, ADispatchWithOnlyItsLevelWordChangedSetsFewArgumentsAndWa
 
 TEST_F(LevelCallCount, ALevelOfTheResidentLoopIsTwoEnqueuesAndAGroupOneWait) {
   const BufferSet state = chain_state(kChain);
-  LevelLoop loop;
-  loop.max_levels = kChain;
-  loop.changed = kChanged;
-  loop.level_buffer = kParams;
-  loop.level_word = kLevel;
-  loop.current = kFrontier;
-  loop.next = kNextFrontier;
-  for (std::string_view name : {kVisited, kNextFrontier, kChanged, kFindings, kFindingCount}) {
-    loop.outputs.emplace_back(name);
-  }
+  LevelLoop loop = engine_loop(kChain);
   uint32_t submissions = 0;
   loop.on_submission = [&] { ++submissions; };
   ASSERT_TRUE(opencl::level_loop_fits(lowered_.iface, state, loop));
