@@ -98,18 +98,19 @@ class LoopRun {
     return false;
   }
 
-  /// Waits for `event` until `deadline`; a hang abandons the queue.
-  bool wait(cl_event event, const std::string& what, Clock::time_point deadline) {
+  /// Waits for `event` at most `levels` times the timeout (once for no
+  /// level); a hang abandons the queue.
+  bool wait(cl_event event, const std::string& what, uint32_t levels) {
     api_.clFlush(queue_.queue());
+    const std::chrono::milliseconds bound = r_.timeout * std::max<uint32_t>(levels, 1);
     cl_int status = CL_COMPLETE;
-    const Wait ended = wait_for(api_, event, deadline, status, queue_.spin_wait());
+    const Wait ended = wait_for(api_, event, Clock::now() + bound, status, queue_.spin_wait());
     if (ended == Wait::Complete) return true;
     if (ended == Wait::TimedOut) {
       queue_.abandon();
       failure_.status = Status::Timeout;
-      failure_.message = what + " did not finish within its " + std::to_string(r_.timeout.count()) +
-                         " ms a level" + on_ +
-                         "; its queue is abandoned and a new one will be made";
+      failure_.message = what + " did not finish within " + std::to_string(bound.count()) + " ms" +
+                         on_ + "; its queue is abandoned and a new one will be made";
       return false;
     }
     failure_.status = Status::DeviceLost;
@@ -117,6 +118,7 @@ class LoopRun {
     return false;
   }
 
+  /// Unmaps `region` if it is mapped.
   void unmap(MappedRegion& region) {
     std::vector<MappedRegion> one{region};
     unmap_regions(api_, queue_.queue(), one);
@@ -182,7 +184,7 @@ class LoopRun {
         e != CL_SUCCESS) {
       return fail(e, "clEnqueueMapBuffer (uploading the state)");
     }
-    if (!wait(last.event, "uploading the state", Clock::now() + r_.timeout)) {
+    if (!wait(last.event, "uploading the state", 0)) {
       return false;
     }
     for (size_t i = 0; i < sources.size(); ++i) {
@@ -317,7 +319,7 @@ class LoopRun {
     if (r_.loop.on_submission) r_.loop.on_submission();
     const std::string what = "levels " + std::to_string(levels_run_) + " to " +
                              std::to_string(levels_run_ + n - 1) + " of the loop";
-    if (!wait(mapped.event, what, Clock::now() + r_.timeout * n)) return false;
+    if (!wait(mapped.event, what, n)) return false;
     out_.device_ms = add_device_ms(
         out_.device_ms,
         profiled_span(api_, first.event, last.event != nullptr ? last.event : first.event),
@@ -372,7 +374,7 @@ class LoopRun {
         error != CL_SUCCESS) {
       return fail(error, "clEnqueueMapBuffer (reading the state)");
     }
-    if (!wait(last.event, "reading the state", Clock::now() + r_.timeout)) return false;
+    if (!wait(last.event, "reading the state", 0)) return false;
     for (size_t i = 0; i < regions.size(); ++i) {
       const size_t bytes = read_back_bytes(r_.state.at(names[i]).size());
       out_.state[names[i]] = ByteBuffer(regions[i].host, regions[i].host + bytes);
