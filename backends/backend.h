@@ -4,6 +4,8 @@
 //   compile()  pure translation of a validated Program; runs nothing on a device.
 //   dispatch() runs a compiled program on one input set and grid; a backend may
 //              cache device objects (pipelines) per compiled program.
+//   dispatch_levels() runs one program level after level on a state until a
+//              level changes nothing (level_loop.h: the dataflow engine).
 //   dispatch_runs() runs the same dispatch many times, each run an independent
 //              execution on freshly initialised outputs, and reports run 0's
 //              bytes and which runs differ from it (the determinism check).
@@ -26,6 +28,8 @@
 namespace vyre {
 
 class HostedWork;
+struct LevelLoop;
+struct LevelLoopOutcome;
 struct HostedRunsOptions;
 struct HostedRunsOutcome;
 
@@ -237,6 +241,13 @@ class Backend {
   /// default (HostedWork::run_here); an isolated backend makes them in its
   /// child process, so each of the work's calls costs no round trip.
   virtual HostedRunsOutcome run_hosted(const HostedWork& work, const HostedRunsOptions& options);
+  /// Runs `program` level after level on `state` (backends/level_loop.h)
+  /// until a level leaves `loop.changed` at 0 or loop.max_levels ran. The
+  /// default dispatches each level (dispatch()) with the state on the host
+  /// between levels; a backend may override it to keep the state on its
+  /// device and wait once for several levels.
+  virtual LevelLoopOutcome dispatch_levels(const CompiledProgram& program, const BufferSet& state,
+                                           const Grid& grid, const LevelLoop& loop);
 };
 
 /// Records run `run`'s outputs in `outcome` (the first run's whole, or a

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <utility>
 
+#include "backends/level_loop.h"
 #include "spec/support/parallel_for.h"
 
 namespace vyre {
@@ -56,6 +57,12 @@ class DeviceTimeTally final : public Backend {
                              const Grid& grid, const BatchOptions& options) override {
     BatchOutcome out = inner_.dispatch_runs(program, inputs, grid, options);
     add(out.timing.device_ms);
+    return out;
+  }
+  LevelLoopOutcome dispatch_levels(const CompiledProgram& program, const BufferSet& state,
+                                   const Grid& grid, const LevelLoop& loop) override {
+    LevelLoopOutcome out = inner_.dispatch_levels(program, state, grid, loop);
+    add(out.device_ms);
     return out;
   }
   bool compiles_concurrently() const override { return inner_.compiles_concurrently(); }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "backends/backend_options.h"
+#include "backends/level_loop.h"
 #include "backends/reference_backend.h"
 #include "spec/ir/host_words.h"
 
@@ -138,6 +139,32 @@ TEST(HostedWork, TheDeviceTimeOfEveryDispatchIsSummed) {
   EXPECT_FALSE(timed_work({250, 0}).run_here(backend, {.runs = 2}).device_ms);
   // No dispatch, no device time (not 0).
   EXPECT_FALSE(timed_work({}).run_here(backend, {.runs = 2}).device_ms);
+}
+
+TEST(HostedWork, TheDeviceTimeOfALevelLoopIsSummed) {
+  TimedBackend backend;
+  HostedWork work("timed loop", [](Backend& backend) {
+    auto program = backend.compile(Program{}).program;
+    return HostedPrepared{Status::Ok, "", [&backend, program] {
+                            LevelLoop loop;
+                            loop.max_levels = 5;
+                            loop.changed = "changed";
+                            loop.level_buffer = "level";
+                            loop.current = "current";
+                            loop.next = "next";
+                            const BufferSet state = {{"us", to_bytes({250})},
+                                                     {"changed", to_bytes({0})},
+                                                     {"level", to_bytes({0})},
+                                                     {"current", to_bytes({0})},
+                                                     {"next", to_bytes({0})}};
+                            // `changed` stays 0: one level.
+                            (void)backend.dispatch_levels(*program, state, Grid{}, loop);
+                            return HostedRun{Status::Ok, "", {}};
+                          }};
+  });
+  const HostedRunsOutcome measured = work.run_here(backend, {.runs = 3});
+  ASSERT_TRUE(measured.device_ms);
+  EXPECT_NEAR(*measured.device_ms, 3 * 0.25, 1e-9);
 }
 
 }  // namespace

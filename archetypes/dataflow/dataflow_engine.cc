@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "archetypes/dataflow/dataflow_programs.h"
+#include "backends/level_loop.h"
 #include "spec/ir/host_words.h"
 
 namespace vyre::dataflow {
@@ -69,15 +70,16 @@ std::string axes(const std::array<T, 3>& a) {
   return str(a[0]) + " x " + str(a[1]) + " x " + str(a[2]);
 }
 
-EngineError dispatch_error(std::string_view what, const DispatchOutcome& outcome) {
+template <typename Outcome>
+EngineError dispatch_error(std::string_view what, const Outcome& outcome) {
   return {outcome.status, "dataflow " + std::string(what) +
                               " dispatch failed: " + std::string(name_of(outcome.status)) +
                               (outcome.message.empty() ? std::string() : ": " + outcome.message)};
 }
 
-/// Moves one dispatch's outputs into the next dispatch's inputs: the state
+/// Moves the seed dispatch's outputs into the level loop's state: the state
 /// buffers carry over, the new frontier becomes the current one, and the next
-/// frontier and changed flag start from zero.
+/// frontier starts from zero.
 EngineResult<Ok> carry(BufferSet& state, BufferSet&& outputs) {
   for (std::string_view name : {kVisited, kNextFrontier, kChanged, kFindings, kFindingCount}) {
     auto it = outputs.find(std::string(name));
@@ -100,10 +102,50 @@ EngineResult<Ok> carry(BufferSet& state, BufferSet&& outputs) {
   return Ok{};
 }
 
-void set_level(BufferSet& state, uint32_t level) {
-  auto params = to_words(state[std::string(kParams)]);
-  params[kLevel] = level;
-  state[std::string(kParams)] = to_bytes(params);
+/// The level loop of a run of at most `levels` levels (backends/level_loop.h).
+LevelLoop level_loop(uint32_t levels) {
+  LevelLoop loop;
+  loop.max_levels = levels;
+  loop.changed = kChanged;
+  loop.level_buffer = kParams;
+  loop.level_word = kLevel;
+  loop.current = kFrontier;
+  loop.next = kNextFrontier;
+  for (std::string_view name : {kVisited, kNextFrontier, kChanged, kFindings, kFindingCount}) {
+    loop.outputs.emplace_back(name);
+  }
+  return loop;
+}
+
+/// The levels a loop counts from its changed words: through the first that
+/// changed nothing, or all of them. A level after one that changed nothing
+/// must change nothing too (its frontier is empty, and the level program
+/// writes only where it sets `changed`), so a change reported there, or a
+/// loop that stopped early or ran past `levels`, is the backend's defect.
+EngineResult<uint32_t> levels_counted(const std::vector<uint32_t>& changed, uint32_t levels,
+                                      const std::string& backend) {
+  const auto defect = [&](const std::string& what) {
+    return EngineError{Status::BadOutput,
+                       "dataflow engine: " + backend + " " + what + ", a backend defect"};
+  };
+  if (changed.size() > levels) {
+    return defect("ran " + str(changed.size()) + " levels of at most " + str(levels));
+  }
+  const auto unchanged = std::find(changed.begin(), changed.end(), 0u);
+  if (unchanged == changed.end()) {
+    if (changed.size() < levels) {
+      return defect("stopped after " + str(changed.size()) + " of " + str(levels) +
+                    " levels though every one changed the state");
+    }
+    return levels;
+  }
+  const auto later = std::find_if(unchanged, changed.end(), [](uint32_t w) { return w != 0; });
+  if (later != changed.end()) {
+    return defect("reported a change at level " + str(later - changed.begin()) + " after level " +
+                  str(unchanged - changed.begin()) +
+                  " changed nothing (a level after an unchanged one must change nothing)");
+  }
+  return static_cast<uint32_t>(unchanged - changed.begin()) + 1;
 }
 
 /// Level dispatches a run makes at most: none without sources, and no BFS
@@ -306,17 +348,24 @@ EngineResult<DataflowResult> DataflowEngine::run(const DataflowInput& input) con
   if (seeded.status != Status::Ok) return dispatch_error("seed", seeded);
   if (auto ok = carry(state, std::move(seeded.outputs)); !ok) return ok.error();
 
-  const Grid grid = to_grid(level_grid(wps, num_sources));
   const uint32_t levels = level_dispatches(input);
-  for (uint32_t level = 0; level < levels; ++level) {
-    set_level(state, level);
-    DispatchOutcome stepped = backend_->dispatch(*level_, state, grid);
+  if (levels != 0) {
+    LevelLoopOutcome stepped = backend_->dispatch_levels(
+        *level_, state, to_grid(level_grid(wps, num_sources)), level_loop(levels));
     if (stepped.status != Status::Ok) return dispatch_error("level", stepped);
-    ++result.levels;
-    if (auto ok = carry(state, std::move(stepped.outputs)); !ok) return ok.error();
-    const bool changed = to_words(state[std::string(kChanged)])[0] != 0;
-    state[std::string(kChanged)] = zero_words(1);
-    if (!changed) break;
+    auto counted = levels_counted(stepped.changed_words, levels, backend_->name());
+    if (!counted) return counted.error();
+    result.levels = *counted;
+    for (std::string_view name : {kFindings, kFindingCount}) {
+      auto it = stepped.state.find(std::string(name));
+      const size_t expected = state[std::string(name)].size();
+      if (it == stepped.state.end() || it->second.size() != expected) {
+        return EngineError{Status::BadOutput, "dataflow engine: " + backend_->name() +
+                                                  "'s level loop returned no " + std::string(name) +
+                                                  " of " + str(expected) + " bytes"};
+      }
+      state[std::string(name)] = std::move(it->second);
+    }
   }
 
   const uint32_t count = to_words(state[std::string(kFindingCount)])[0];

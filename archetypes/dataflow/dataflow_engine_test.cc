@@ -7,8 +7,10 @@
 
 #include "archetypes/dataflow/dataflow_oracle.h"
 #include "archetypes/dataflow/dataflow_programs.h"
+#include "backends/level_loop.h"
 #include "backends/registry/registry.h"
 #include "spec/ir/builder.h"
+#include "spec/ir/host_words.h"
 #include "spec/validate/validator.h"
 
 namespace vyre::dataflow {
@@ -33,9 +35,21 @@ class CountingBackend : public Backend {
     return inner_->dispatch(p, in, g);
   }
 
+  /// The default loop, then `ahead` appended to its changed words, as a
+  /// backend that ran levels ahead would report them.
+  LevelLoopOutcome dispatch_levels(const CompiledProgram& p, const BufferSet& state, const Grid& g,
+                                   const LevelLoop& loop) override {
+    LevelLoopOutcome out = Backend::dispatch_levels(p, state, g, loop);
+    out.changed_words.insert(out.changed_words.end(), ahead.begin(), ahead.end());
+    if (drop_last_level && !out.changed_words.empty()) out.changed_words.pop_back();
+    return out;
+  }
+
   Capabilities limits_;
   Status fail_with = Status::Ok;
   int dispatches = 0;
+  std::vector<uint32_t> ahead;
+  bool drop_last_level = false;
 
  private:
   std::unique_ptr<Backend> inner_;
@@ -303,6 +317,92 @@ TEST(DataflowEngine, DispatchFailuresAreReportedWithTheirStatus) {
   EXPECT_EQ(r.error().status, Status::DeviceLost);
   backend.fail_with = Status::Timeout;
   EXPECT_EQ(run(backend, example()).error().status, Status::Timeout);
+}
+
+TEST(DataflowEngine, LevelsRunAheadThatChangeNothingLeaveTheResultAsItWas) {
+  CountingBackend plain;
+  auto expected = run(plain, example(), "allow_all");
+  ASSERT_TRUE(expected.ok()) << expected.error().message;
+  ASSERT_EQ(expected->levels, 3u);  // Of at most 5 (node_count).
+  CountingBackend ahead;
+  ahead.ahead = {0, 0};
+  auto observed = run(ahead, example(), "allow_all");
+  ASSERT_TRUE(observed.ok()) << observed.error().message;
+  EXPECT_EQ(observed->levels, expected->levels);
+  EXPECT_EQ(observed->findings, expected->findings);
+  // Past the levels the run allows is the backend's defect.
+  ahead.ahead = {0, 0, 0};
+  auto past = run(ahead, example(), "allow_all");
+  ASSERT_FALSE(past.ok());
+  EXPECT_EQ(past.error().status, Status::BadOutput);
+  EXPECT_THAT(past.error().message, HasSubstr("counting ran 6 levels of at most 5"));
+}
+
+TEST(DataflowEngine, AChangeReportedAfterAnUnchangedLevelIsTheBackendsDefect) {
+  CountingBackend backend;
+  backend.ahead = {0, 1};
+  auto r = run(backend, example(), "allow_all");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().status, Status::BadOutput);
+  EXPECT_THAT(r.error().message, HasSubstr("counting reported a change at level"));
+  EXPECT_THAT(r.error().message, HasSubstr("a backend defect"));
+}
+
+TEST(DataflowEngine, ALoopThatStopsWhileEveryLevelChangedIsTheBackendsDefect) {
+  CountingBackend backend;
+  backend.drop_last_level = true;  // The unchanged level that ended the loop.
+  auto r = run(backend, example(), "allow_all");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().status, Status::BadOutput);
+  EXPECT_THAT(r.error().message, HasSubstr("counting stopped after"));
+}
+
+// Why levels run ahead of the first unchanged one are harmless: on the
+// reference, a level dispatched on the state the loop ended with (its
+// frontier empty) returns that state unchanged, for every transfer function.
+TEST(DataflowEngine, ALevelAfterTheFixpointChangesNothing) {
+  for (std::string_view transfer : {"allow_all", "block_mask", "forward_only"}) {
+    auto backend = make_backend("reference");
+    ASSERT_TRUE(backend.ok());
+    CompileOutcome level = (*backend)->compile(level_program(*make_transfer(transfer)));
+    ASSERT_EQ(level.status, Status::Ok) << level.message;
+    const DataflowInput in = example();
+    BufferSet state;
+    state[std::string(kOffsets)] = to_bytes(in.graph.offsets);
+    state[std::string(kTargets)] = to_bytes(in.graph.targets);
+    state[std::string(kNodeData)] = to_bytes(in.graph.node_data);
+    state[std::string(kNodeMetadata)] = to_bytes(in.node_metadata);
+    state[std::string(kSources)] = to_bytes(in.sources);
+    state[std::string(kVisited)] = to_bytes(std::vector<uint32_t>{1});
+    state[std::string(kFrontier)] = to_bytes(std::vector<uint32_t>{1});
+    state[std::string(kNextFrontier)] = zero_words(1);
+    state[std::string(kChanged)] = zero_words(1);
+    state[std::string(kFindings)] = zero_words(4 * 3);
+    state[std::string(kFindingCount)] = zero_words(1);
+    state[std::string(kParams)] = to_bytes(std::vector<uint32_t>{1, 5, 1, 0, 3});
+    LevelLoop loop;
+    loop.max_levels = 5;
+    loop.changed = kChanged;
+    loop.level_buffer = kParams;
+    loop.level_word = kLevel;
+    loop.current = kFrontier;
+    loop.next = kNextFrontier;
+    for (std::string_view name : {kVisited, kNextFrontier, kChanged, kFindings, kFindingCount}) {
+      loop.outputs.emplace_back(name);
+    }
+    LevelLoopOutcome fixpoint = (*backend)->dispatch_levels(*level.program, state, {}, loop);
+    ASSERT_EQ(fixpoint.status, Status::Ok) << fixpoint.message;
+    ASSERT_EQ(fixpoint.changed_words.back(), 0u) << transfer;
+    for (auto& [name, bytes] : fixpoint.state) state[name] = bytes;
+    auto params = to_words(state[std::string(kParams)]);
+    params[kLevel] = static_cast<uint32_t>(fixpoint.changed_words.size());
+    state[std::string(kParams)] = to_bytes(params);
+    DispatchOutcome again = (*backend)->dispatch(*level.program, state, {});
+    ASSERT_EQ(again.status, Status::Ok) << again.message;
+    for (const auto& [name, bytes] : again.outputs) {
+      EXPECT_EQ(bytes, state.at(name)) << transfer << ": " << name;
+    }
+  }
 }
 
 TEST(DataflowEngineValidation, AnInputPastTheBackendsLimitsIsNotSupported) {

@@ -1,5 +1,7 @@
 #include "backends/isolation/progress_backend.h"
 
+#include "backends/level_loop.h"
+
 namespace vyre::isolation {
 
 CompileOutcome ProgressBackend::compile(const Program& program) {
@@ -22,6 +24,18 @@ BatchOutcome ProgressBackend::dispatch_runs(const CompiledProgram& program, cons
                                             const Grid& grid, const BatchOptions& options) {
   begin();
   return inner_.dispatch_runs(program, inputs, grid, options);
+}
+
+LevelLoopOutcome ProgressBackend::dispatch_levels(const CompiledProgram& program,
+                                                  const BufferSet& state, const Grid& grid,
+                                                  const LevelLoop& loop) {
+  begin();
+  LevelLoop watched = loop;
+  watched.on_submission = [this, &loop] {
+    begin();
+    if (loop.on_submission) loop.on_submission();
+  };
+  return inner_.dispatch_levels(program, state, grid, watched);
 }
 
 void ProgressBackend::prepare(const CompiledProgram& program) {

@@ -1,8 +1,9 @@
 // A Backend that forwards every call to another and says when each call that
-// may run long (compile, prepare, dispatch) begins. The child process runs
-// hosted work on its backend through one, so that the parent, which owns the
-// time limits, hears of the work's progress (ProgressMessage) and bounds each
-// backend call of a long work instead of the whole work.
+// may run long (compile, prepare, dispatch, each wait of a level loop)
+// begins. The child process runs hosted work on its backend through one, so
+// that the parent, which owns the time limits, hears of the work's progress
+// (ProgressMessage) and bounds each backend call of a long work instead of
+// the whole work.
 #pragma once
 
 #include <atomic>
@@ -29,6 +30,10 @@ class ProgressBackend final : public Backend {
                            const Grid& grid) override;
   BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
                              const Grid& grid, const BatchOptions& options) override;
+  /// Forwarded, saying so as it begins and as each of its waits begins
+  /// (LevelLoop::on_submission), so that a long loop is bounded per wait.
+  LevelLoopOutcome dispatch_levels(const CompiledProgram& program, const BufferSet& state,
+                                   const Grid& grid, const LevelLoop& loop) override;
   bool compiles_concurrently() const override { return inner_.compiles_concurrently(); }
   void prepare(const CompiledProgram& program) override;
   uint32_t concurrent_dispatches() const override { return inner_.concurrent_dispatches(); }

@@ -321,6 +321,7 @@ class Batch {
   /// compare kernel's all but the slot.
   bool set_fixed_arguments() {
     const cl_kernel kernel = r_.kernel.kernel;
+    r_.kernel.arguments.forget();  // Set here, not through it.
     std::vector<uint32_t> counts;
     for (const KernelBuffer& b : r_.iface.buffers) {
       counts.push_back(

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 namespace vyre::opencl {
 namespace {
@@ -46,6 +47,7 @@ cl_mem BufferPool::take(uint64_t bytes, uint64_t& capacity, cl_int& error) {
   if (buffer == nullptr && !free_.empty()) {
     // Out of memory, perhaps because of what the pool keeps: free it, try again.
     for (const auto& [size, kept] : free_) api_.clReleaseMemObject(kept.buffer);
+    releases_ += free_.size();
     free_.clear();
     kept_bytes_ = 0;
     remembered_bytes_ = 0;
@@ -70,6 +72,33 @@ cl_mem BufferPool::take_holding(const ByteBuffer& host, uint64_t device_bytes, u
   return buffer;
 }
 
+cl_mem BufferPool::take_nearest(const ByteBuffer& host, uint64_t device_bytes, size_t max_words,
+                                uint64_t& capacity, std::optional<ByteBuffer>& content,
+                                std::vector<uint64_t>& differing) {
+  capacity = size_class(device_bytes, max_alloc_);
+  if (host.size() % 4 != 0) return nullptr;
+  auto [first, last] = free_.equal_range(capacity);
+  for (auto it = first; it != last; ++it) {
+    const std::optional<ByteBuffer>& held = it->second.content;
+    if (!held || held->size() != host.size()) continue;
+    differing.clear();
+    for (uint64_t word = 0; word < host.size() / 4 && differing.size() <= max_words; ++word) {
+      if (std::memcmp(held->data() + word * 4, host.data() + word * 4, 4) != 0) {
+        differing.push_back(word);
+      }
+    }
+    if (differing.size() > max_words) continue;
+    remembered_bytes_ -= held->size();
+    content = std::move(it->second.content);
+    cl_mem buffer = it->second.buffer;
+    free_.erase(it);
+    kept_bytes_ -= capacity;
+    return buffer;
+  }
+  differing.clear();
+  return nullptr;
+}
+
 void BufferPool::give(cl_mem buffer, uint64_t capacity, std::optional<ByteBuffer> content) {
   if (content && content->size() > kMaxRememberedBytes) content.reset();
   if (content) remembered_bytes_ += content->size();
@@ -84,6 +113,7 @@ void BufferPool::trim() {
     auto largest = std::prev(free_.end());
     forget(largest->second);
     api_.clReleaseMemObject(largest->second.buffer);
+    ++releases_;
     kept_bytes_ -= largest->first;
     free_.erase(largest);
   }
@@ -113,6 +143,15 @@ cl_mem DispatchBuffers::take_holding(const ByteBuffer& host, uint64_t device_byt
   uint64_t capacity = 0;
   std::optional<ByteBuffer> content;
   cl_mem buffer = pool_.take_holding(host, device_bytes, capacity, content);
+  if (buffer != nullptr) held_.push_back({buffer, capacity, std::move(content)});
+  return buffer;
+}
+
+cl_mem DispatchBuffers::take_nearest(const ByteBuffer& host, uint64_t device_bytes,
+                                     size_t max_words, std::vector<uint64_t>& differing) {
+  uint64_t capacity = 0;
+  std::optional<ByteBuffer> content;
+  cl_mem buffer = pool_.take_nearest(host, device_bytes, max_words, capacity, content, differing);
   if (buffer != nullptr) held_.push_back({buffer, capacity, std::move(content)});
   return buffer;
 }

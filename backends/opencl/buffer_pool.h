@@ -54,9 +54,19 @@ class BufferPool {
   /// its size.
   cl_mem take_holding(const ByteBuffer& host, uint64_t device_bytes, uint64_t& capacity,
                       std::optional<ByteBuffer>& content);
+  /// A kept buffer of the size class of `device_bytes` whose remembered
+  /// content has `host`'s length and differs from it in at most
+  /// `max_words` 32-bit words (`host`'s length a whole number of words),
+  /// removed from the pool with that content (moved into `content`);
+  /// `differing` gets the indices of the words to write. nullptr when none.
+  cl_mem take_nearest(const ByteBuffer& host, uint64_t device_bytes, size_t max_words,
+                      uint64_t& capacity, std::optional<ByteBuffer>& content,
+                      std::vector<uint64_t>& differing);
   /// Takes a buffer of `capacity` back for reuse; `content`, when given, is
   /// what its first bytes hold, the rest up to its device bytes being zeros.
   void give(cl_mem buffer, uint64_t capacity, std::optional<ByteBuffer> content = std::nullopt);
+  /// Buffers released so far (KernelArguments::within).
+  uint64_t releases() const { return releases_; }
   /// Bytes of content remembered now (for tests).
   uint64_t remembered_bytes() const { return remembered_bytes_; }
 
@@ -75,6 +85,7 @@ class BufferPool {
   uint64_t max_kept_bytes_;
   uint64_t kept_bytes_ = 0;
   uint64_t remembered_bytes_ = 0;
+  uint64_t releases_ = 0;
   std::multimap<uint64_t, Kept> free_;
 };
 
@@ -93,11 +104,17 @@ class DispatchBuffers {
   /// A buffer that already holds `host` then zeros up to `device_bytes`, for
   /// this dispatch; nullptr when the pool has none.
   cl_mem take_holding(const ByteBuffer& host, uint64_t device_bytes);
+  /// A buffer that holds `host` but for the words listed in `differing`
+  /// (at most `max_words`), for this dispatch; nullptr when the pool has none.
+  cl_mem take_nearest(const ByteBuffer& host, uint64_t device_bytes, size_t max_words,
+                      std::vector<uint64_t>& differing);
   /// Records that `buffer` (taken by this dispatch) holds `content` then
   /// zeros, to be remembered when it goes back to the pool.
   void remember(cl_mem buffer, ByteBuffer content);
   /// Records that `buffer`, taken by take_holding, still holds what it held.
   void still_holds(cl_mem buffer);
+  /// The pool's released buffers so far (BufferPool::releases).
+  uint64_t releases() const { return pool_.releases(); }
 
  private:
   struct Held {

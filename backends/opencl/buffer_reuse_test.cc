@@ -2,8 +2,8 @@
 // device (PoCL in CI): a chain of dispatches that binds some buffers
 // unchanged, some carried from the last outputs and some changed gives the
 // reference interpreter's bytes at every step; only changed buffers are
-// uploaded again; a pool hands a remembered buffer out once, for exactly
-// its bytes, and forgets what a failed dispatch may have changed.
+// written again (a few changed words, or a repeated word, by fills); a pool hands a remembered
+// buffer out once, for exactly its bytes, and forgets what a failed dispatch may have changed.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -22,15 +22,25 @@ namespace {
 using namespace vyre::build;
 using testing::words;
 
-/// The driver's clEnqueueMapBuffer, and how often the test API called it.
+/// The driver's clEnqueueMapBuffer and clEnqueueFillBuffer, and how often
+/// the test API called them.
 decltype(&::clEnqueueMapBuffer) real_map = nullptr;
+decltype(&::clEnqueueFillBuffer) real_fill = nullptr;
 int maps_enqueued = 0;
+int fills_enqueued = 0;
 
 void* CL_API_CALL counting_map(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
                                cl_map_flags flags, size_t offset, size_t size, cl_uint waits,
                                const cl_event* wait_list, cl_event* event, cl_int* error) {
   ++maps_enqueued;
   return real_map(queue, buffer, blocking, flags, offset, size, waits, wait_list, event, error);
+}
+
+cl_int CL_API_CALL counting_fill(cl_command_queue queue, cl_mem buffer, const void* pattern,
+                                 size_t pattern_size, size_t offset, size_t size, cl_uint waits,
+                                 const cl_event* wait_list, cl_event* event) {
+  ++fills_enqueued;
+  return real_fill(queue, buffer, pattern, pattern_size, offset, size, waits, wait_list, event);
 }
 
 /// acc[i] = acc[i] * 3 + in[i] + k[0], one invocation per element.
@@ -54,6 +64,8 @@ class BufferReuseTest : public testing::ProgramOnQueue {
     // The queue calls through api_, so maps from now on are counted.
     real_map = api_.clEnqueueMapBuffer;
     api_.clEnqueueMapBuffer = counting_map;
+    real_fill = api_.clEnqueueFillBuffer;
+    api_.clEnqueueFillBuffer = counting_fill;
     build(accumulate());
   }
 
@@ -98,22 +110,40 @@ TEST_F(BufferReuseTest, ChainedDispatchesGiveTheReferenceBytesAtEveryStep) {
 TEST_F(BufferReuseTest, OnlyChangedInputsAreUploadedAgain) {
   BufferSet state{{"in", words({1, 2, 3, 4})}, {"acc", words({0, 0, 0, 0})}, {"k", words({5})}};
   maps_enqueued = 0;
+  fills_enqueued = 0;
   BufferSet out = dispatch_as_reference(state, 0);
   ASSERT_FALSE(out.empty());
-  EXPECT_EQ(maps_enqueued, 3 + 1);  // Three uploads, one read-back.
+  EXPECT_EQ(maps_enqueued, 1 + 1);  // `in` uploaded, then the read-back.
+  // `acc` (zeros) filled; `k`, one word, filled with it and zeros past it.
+  EXPECT_EQ(fills_enqueued, 1 + 2);
 
   state["acc"] = out.at("acc");
   maps_enqueued = 0;
+  fills_enqueued = 0;
   out = dispatch_as_reference(state, 1);
   ASSERT_FALSE(out.empty());
   EXPECT_EQ(maps_enqueued, 1);  // Nothing to upload: every buffer holds its bytes.
+  EXPECT_EQ(fills_enqueued, 0);
 
   state["acc"] = out.at("acc");
   state["k"] = words({6});
   maps_enqueued = 0;
+  fills_enqueued = 0;
   out = dispatch_as_reference(state, 2);
   ASSERT_FALSE(out.empty());
-  EXPECT_EQ(maps_enqueued, 1 + 1);  // `k` only, then the read-back.
+  EXPECT_EQ(maps_enqueued, 1);   // The read-back.
+  EXPECT_EQ(fills_enqueued, 1);  // `k`'s changed word only.
+
+  // A remembered buffer that differs in more than four words is uploaded.
+  state["acc"] = out.at("acc");
+  state["in"] = words({11, 12, 13, 14, 15});
+  state["k"] = words({6});
+  maps_enqueued = 0;
+  fills_enqueued = 0;
+  out = dispatch_as_reference(state, 3);
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(maps_enqueued, 1 + 1);
+  EXPECT_EQ(fills_enqueued, 0);
 }
 
 TEST_F(BufferReuseTest, ARememberedBufferServesItsExactBytesOnce) {
@@ -157,10 +187,12 @@ TEST_F(BufferReuseTest, ADispatchThatEndsUnconfirmedLeavesNothingRemembered) {
   EXPECT_EQ(pool_->take_holding(bytes, 16, capacity, content), nullptr);
   // The next dispatch uploads everything again and is right.
   maps_enqueued = 0;
+  fills_enqueued = 0;
   BufferSet out =
       dispatch_as_reference({{"in", bytes}, {"acc", words({0, 0, 0, 0})}, {"k", words({5})}}, 0);
   EXPECT_FALSE(out.empty());
-  EXPECT_EQ(maps_enqueued, 3 + 1);
+  EXPECT_EQ(maps_enqueued, 1 + 1);   // `in` uploaded, the read-back.
+  EXPECT_EQ(fills_enqueued, 1 + 2);  // `acc`, and `k` with the zeros past it.
 }
 
 }  // namespace

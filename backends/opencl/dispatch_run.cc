@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "backends/elapsed_ms.h"
@@ -19,6 +20,24 @@ namespace vyre::opencl {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// Most words of a remembered buffer a dispatch rewrites by fills rather
+/// than by a mapped upload (the dataflow engine's level word, say).
+constexpr size_t kMaxPatchedWords = 4;
+
+constexpr uint32_t kZeroWord = 0;
+
+/// The word `bytes` repeats, when it is whole words all equal (none for
+/// no bytes: such a buffer is zeros).
+std::optional<uint32_t> repeated_word(const ByteBuffer& bytes) {
+  if (bytes.size() % 4 != 0) return std::nullopt;
+  uint32_t word = 0;
+  if (!bytes.empty()) std::memcpy(&word, bytes.data(), 4);
+  for (size_t at = 4; at < bytes.size(); at += 4) {
+    if (std::memcmp(bytes.data() + at, &word, 4) != 0) return std::nullopt;
+  }
+  return word;
+}
 
 DispatchOutcome failed(Status status, std::string message) {
   return {status, std::move(message), {}, {}};
@@ -124,7 +143,10 @@ class Run {
 
   /// Every bound buffer gets the host bytes, then zeros to its device size;
   /// the control buffer zeros. A buffer the pool remembers holding exactly
-  /// that is bound as it is, without an upload.
+  /// that is bound as it is; one it remembers differing in a few words gets
+  /// those words filled; host bytes that are one word repeated (zeros, most
+  /// often) are filled. Fills copy their pattern at the call, so they need
+  /// no wait: only the rest is mapped, written and unmapped, behind one wait.
   bool upload() {
     std::vector<MappedRegion> regions;
     std::vector<const ByteBuffer*> sources;
@@ -132,14 +154,31 @@ class Run {
     auto take = [&](const ByteBuffer& bytes, bool& held) -> cl_mem {
       const uint64_t size = device_buffer_bytes(bytes.size());
       // Remembered contents assume the zeros past the host bytes.
-      held = zeroes_past_host_bytes() && bytes.size() <= kMaxRememberedBytes;
+      const bool rememberable = zeroes_past_host_bytes() && bytes.size() <= kMaxRememberedBytes;
+      held = rememberable;
       if (held) {
         if (cl_mem m = buffers_.take_holding(bytes, size)) return m;
         held = false;
       }
+      std::vector<uint64_t> differing;
+      if (rememberable) {
+        if (cl_mem m = buffers_.take_nearest(bytes, size, kMaxPatchedWords, differing)) {
+          for (uint64_t word : differing) {
+            if (!fill(m, bytes.data() + word * 4, word * 4, 4)) return nullptr;
+          }
+          return m;
+        }
+      }
       cl_int error = CL_SUCCESS;
       cl_mem m = buffers_.take(size, error);
       if (m == nullptr) return fail(error, "cannot allocate a buffer"), nullptr;
+      if (const std::optional<uint32_t> word = repeated_word(bytes)) {
+        const bool pad = zeroes_past_host_bytes() && size > bytes.size();
+        const uint64_t filled = *word == 0 && pad ? size : bytes.size();
+        if (filled != 0 && !fill(m, &*word, 0, filled)) return nullptr;
+        if (filled < size && pad && !fill(m, &kZeroWord, filled, size - filled)) return nullptr;
+        return m;
+      }
       regions.push_back({m, size, nullptr});
       sources.push_back(&bytes);
       return m;
@@ -166,11 +205,22 @@ class Run {
     return true;
   }
 
+  /// Enqueues a fill of `bytes` bytes of `buffer` from `offset` with the
+  /// 4-byte `pattern` (copied by the call); false when it fails.
+  bool fill(cl_mem buffer, const void* pattern, uint64_t offset, uint64_t bytes) {
+    const cl_int error = api_.clEnqueueFillBuffer(queue_.queue(), buffer, pattern, 4, offset, bytes,
+                                                  0, nullptr, nullptr);
+    return error == CL_SUCCESS || fail(error, "clEnqueueFillBuffer (uploading the inputs)");
+  }
+
   /// Arguments in KernelInterface order, then the kernel. The kernel object
   /// is this dispatch lane's own (kernel_for_lane), which one dispatch holds
-  /// at a time, so its arguments can be set each time.
+  /// at a time, so its arguments can be set each time; only those that
+  /// differ from what the lane's last dispatch set are (KernelArguments).
   bool set_arguments() {
     cl_kernel kernel = r_.kernel.kernel;
+    KernelArguments& arguments = r_.kernel.arguments;
+    arguments.within(buffers_.releases());
     std::vector<cl_uint> counts;
     for (const KernelBuffer& b : r_.iface.buffers) {
       counts.push_back(
@@ -179,15 +229,15 @@ class Run {
     for (size_t i = 0; i < bound_.size(); ++i) {
       const cl_uint count = count_argument(counts.data(), i);
       cl_int error =
-          api_.clSetKernelArg(kernel, r_.iface.pointer_arg(i), sizeof(cl_mem), &bound_[i]);
+          arguments.set(api_, kernel, r_.iface.pointer_arg(i), sizeof(cl_mem), &bound_[i]);
       if (error == CL_SUCCESS) {
-        error = api_.clSetKernelArg(kernel, r_.iface.count_arg(i), sizeof count, &count);
+        error = arguments.set(api_, kernel, r_.iface.count_arg(i), sizeof count, &count);
       }
       if (error != CL_SUCCESS) return fail(error, "clSetKernelArg");
     }
     if (control_ != nullptr) {
       const cl_int error =
-          api_.clSetKernelArg(kernel, r_.iface.control_arg(), sizeof(cl_mem), &control_);
+          arguments.set(api_, kernel, r_.iface.control_arg(), sizeof(cl_mem), &control_);
       if (error != CL_SUCCESS) return fail(error, "clSetKernelArg");
     }
     return true;

@@ -18,6 +18,7 @@
 #include "backends/opencl/dispatch_lanes.h"
 #include "backends/opencl/dispatch_run.h"
 #include "backends/opencl/kernel_cache.h"
+#include "backends/opencl/level_loop_run.h"
 #include "backends/opencl/opencl_device.h"
 
 namespace vyre::opencl {
@@ -243,6 +244,30 @@ BatchOutcome OpenClBackend::dispatch_runs(const CompiledProgram& compiled, const
   finish_batch_timing(
       outcome,
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  return outcome;
+}
+
+LevelLoopOutcome OpenClBackend::dispatch_levels(const CompiledProgram& compiled,
+                                                const BufferSet& state, const Grid& grid,
+                                                const LevelLoop& loop) {
+  const auto* program = dynamic_cast<const OpenClProgram*>(&compiled);
+  if (program == nullptr || !level_loop_fits(program->lowered().iface, state, loop)) {
+    return Backend::dispatch_levels(compiled, state, grid, loop);
+  }
+  Status status = Status::Error;
+  Result<Ready> r = ready(compiled, state, grid, status);
+  if (!r.ok()) {
+    LevelLoopOutcome refused;
+    refused.status = status;
+    refused.message = r.error().message;
+    return refused;
+  }
+  DispatchLane& lane = r->lease->lane();
+  const LevelLoopRequest request{*r->kernel, r->program->lowered().iface,  state, grid,
+                                 loop,       state_->options.fence_timeout};
+  LevelLoopOutcome outcome = run_level_loop(*state_->api, *lane.queue, *lane.buffers,
+                                            state_->device->capabilities.device_name, request);
+  r->lease->done(outcome.status);
   return outcome;
 }
 

@@ -53,6 +53,11 @@ class OpenClBackend final : public Backend {
   /// compared with run 0 on the device (batch_run.h).
   BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
                              const Grid& grid, const BatchOptions& options) override;
+  /// The state stays on the device: levels are enqueued in groups of up to
+  /// kMaxLevelsPerWait and waited for once a group (level_loop_run.h); a
+  /// loop it cannot run that way (level_loop_fits) runs as the default's.
+  LevelLoopOutcome dispatch_levels(const CompiledProgram& program, const BufferSet& state,
+                                   const Grid& grid, const LevelLoop& loop) override;
   /// Test only: dispatch_runs overwrites word 0 of the first output of this
   /// run (nullopt: none), as a nondeterministic program might. Set it while
   /// no dispatch runs.

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backends/disk_cache.h"
+#include "backends/opencl/kernel_arguments.h"
 #include "backends/opencl/opencl_device.h"
 
 namespace vyre::opencl {
@@ -68,6 +69,10 @@ struct BuiltKernel {
   /// CL_KERNEL_WORK_GROUP_SIZE: the most invocations per workgroup this
   /// kernel can run with on the device (may be below the device's limit).
   uint64_t max_work_group_size = 0;
+  /// The arguments single dispatches last set on `kernel` (kernel_arguments.h).
+  /// Its lane's dispatch, one at a time, is the only user; a batch, which
+  /// sets arguments itself, forgets them first.
+  mutable KernelArguments arguments;
 
  private:
   friend Result<std::shared_ptr<const BuiltKernel>> kernel_for_lane(
