@@ -188,40 +188,26 @@ class LevelCallCount : public opencl::testing::ProgramOnQueue {
   const std::chrono::milliseconds timeout_{std::chrono::hours(1)};
 };
 
-/// The engine's level loop over the level program's buffers.
-LevelLoop engine_loop(uint32_t levels) {
-  LevelLoop loop;
-  loop.max_levels = levels;
-  loop.changed = kChanged;
-  loop.level_buffer = kParams;
-  loop.level_word = kLevel;
-  loop.current = kFrontier;
-  loop.next = kNextFrontier;
-  for (std::string_view name : {kVisited, kNextFrontier, kChanged, kFindings, kFindingCount}) {
-    loop.outputs.emplace_back(name);
-  }
-  return loop;
-}
-
 TEST_F(LevelCallCount, ALoopOfAnotherShapeIsLeftToTheDefault) {
   const BufferSet state = chain_state(kChain);
-  EXPECT_TRUE(opencl::level_loop_fits(lowered_.iface, state, engine_loop(kChain)));
-  LevelLoop changed_read_only = engine_loop(kChain);
+  EXPECT_TRUE(opencl::level_loop_fits(lowered_.iface, state, dataflow::engine_level_loop(kChain)));
+  LevelLoop changed_read_only = dataflow::engine_level_loop(kChain);
   changed_read_only.changed = kFrontier;  // Read-only in the program.
   changed_read_only.current = kChanged;
   EXPECT_FALSE(opencl::level_loop_fits(lowered_.iface, state, changed_read_only));
-  LevelLoop one_buffer_twice = engine_loop(kChain);
+  LevelLoop one_buffer_twice = dataflow::engine_level_loop(kChain);
   one_buffer_twice.level_buffer = kChanged;
   EXPECT_FALSE(opencl::level_loop_fits(lowered_.iface, state, one_buffer_twice));
-  LevelLoop no_such_word = engine_loop(kChain);
+  LevelLoop no_such_word = dataflow::engine_level_loop(kChain);
   no_such_word.level_word = kEngineParamCount;
   EXPECT_FALSE(opencl::level_loop_fits(lowered_.iface, state, no_such_word));
-  LevelLoop unknown = engine_loop(kChain);
+  LevelLoop unknown = dataflow::engine_level_loop(kChain);
   unknown.outputs.push_back("no_such_buffer");
   EXPECT_FALSE(opencl::level_loop_fits(lowered_.iface, state, unknown));
   BufferSet uneven = state;
   uneven[std::string(kNextFrontier)].resize(uneven[std::string(kNextFrontier)].size() + 4);
-  EXPECT_FALSE(opencl::level_loop_fits(lowered_.iface, uneven, engine_loop(kChain)));
+  EXPECT_FALSE(
+      opencl::level_loop_fits(lowered_.iface, uneven, dataflow::engine_level_loop(kChain)));
 }
 
 TEST_F(LevelCallCount, ADispatchWithOnlyItsLevelWordChangedSetsFewArgumentsAndWaitsOnce) {
@@ -255,7 +241,7 @@ TEST_F(LevelCallCount, ADispatchWithOnlyItsLevelWordChangedSetsFewArgumentsAndWa
 
 TEST_F(LevelCallCount, ALevelOfTheResidentLoopIsTwoEnqueuesAndAGroupOneWait) {
   const BufferSet state = chain_state(kChain);
-  LevelLoop loop = engine_loop(kChain);
+  LevelLoop loop = dataflow::engine_level_loop(kChain);
   uint32_t submissions = 0;
   loop.on_submission = [&] { ++submissions; };
   ASSERT_TRUE(opencl::level_loop_fits(lowered_.iface, state, loop));

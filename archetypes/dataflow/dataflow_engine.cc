@@ -102,21 +102,6 @@ EngineResult<Ok> carry(BufferSet& state, BufferSet&& outputs) {
   return Ok{};
 }
 
-/// The level loop of a run of at most `levels` levels (backends/level_loop.h).
-LevelLoop level_loop(uint32_t levels) {
-  LevelLoop loop;
-  loop.max_levels = levels;
-  loop.changed = kChanged;
-  loop.level_buffer = kParams;
-  loop.level_word = kLevel;
-  loop.current = kFrontier;
-  loop.next = kNextFrontier;
-  for (std::string_view name : {kVisited, kNextFrontier, kChanged, kFindings, kFindingCount}) {
-    loop.outputs.emplace_back(name);
-  }
-  return loop;
-}
-
 /// The levels a loop counts from its changed words: through the first that
 /// changed nothing, or all of them. A level after one that changed nothing
 /// must change nothing too (its frontier is empty, and the level program
@@ -181,6 +166,20 @@ bool within(const std::vector<PlannedDispatch>& planned, uint64_t limit) {
 }
 
 }  // namespace
+
+LevelLoop engine_level_loop(uint32_t levels) {
+  LevelLoop loop;
+  loop.max_levels = levels;
+  loop.changed = kChanged;
+  loop.level_buffer = kParams;
+  loop.level_word = kLevel;
+  loop.current = kFrontier;
+  loop.next = kNextFrontier;
+  for (std::string_view name : {kVisited, kNextFrontier, kChanged, kFindings, kFindingCount}) {
+    loop.outputs.emplace_back(name);
+  }
+  return loop;
+}
 
 EngineResult<DataflowEngine> DataflowEngine::create(Backend& backend, TransferFunction transfer) {
   if (!transfer.ir || !transfer.cpu) {
@@ -351,7 +350,7 @@ EngineResult<DataflowResult> DataflowEngine::run(const DataflowInput& input) con
   const uint32_t levels = level_dispatches(input);
   if (levels != 0) {
     LevelLoopOutcome stepped = backend_->dispatch_levels(
-        *level_, state, to_grid(level_grid(wps, num_sources)), level_loop(levels));
+        *level_, state, to_grid(level_grid(wps, num_sources)), engine_level_loop(levels));
     if (stepped.status != Status::Ok) return dispatch_error("level", stepped);
     auto counted = levels_counted(stepped.changed_words, levels, backend_->name());
     if (!counted) return counted.error();

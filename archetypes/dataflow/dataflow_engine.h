@@ -14,6 +14,7 @@
 #include "archetypes/dataflow/dataflow_input.h"
 #include "archetypes/dataflow/transfer_function.h"
 #include "backends/backend.h"
+#include "backends/level_loop.h"
 #include "reference/graph/finding.h"
 #include "spec/support/result.h"
 
@@ -76,5 +77,10 @@ class DataflowEngine {
   std::shared_ptr<const CompiledProgram> seed_;
   std::shared_ptr<const CompiledProgram> level_;
 };
+
+/// The level loop (backends/level_loop.h) a run of at most `levels` levels
+/// hands the backend: the level program's buffers, its `changed` word and
+/// its level word.
+LevelLoop engine_level_loop(uint32_t levels);
 
 }  // namespace vyre::dataflow

@@ -380,16 +380,7 @@ TEST(DataflowEngine, ALevelAfterTheFixpointChangesNothing) {
     state[std::string(kFindings)] = zero_words(4 * 3);
     state[std::string(kFindingCount)] = zero_words(1);
     state[std::string(kParams)] = to_bytes(std::vector<uint32_t>{1, 5, 1, 0, 3});
-    LevelLoop loop;
-    loop.max_levels = 5;
-    loop.changed = kChanged;
-    loop.level_buffer = kParams;
-    loop.level_word = kLevel;
-    loop.current = kFrontier;
-    loop.next = kNextFrontier;
-    for (std::string_view name : {kVisited, kNextFrontier, kChanged, kFindings, kFindingCount}) {
-      loop.outputs.emplace_back(name);
-    }
+    const LevelLoop loop = engine_level_loop(5);
     LevelLoopOutcome fixpoint = (*backend)->dispatch_levels(*level.program, state, {}, loop);
     ASSERT_EQ(fixpoint.status, Status::Ok) << fixpoint.message;
     ASSERT_EQ(fixpoint.changed_words.back(), 0u) << transfer;

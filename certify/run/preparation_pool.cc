@@ -15,6 +15,7 @@ PreparationPool::PreparationPool(const std::vector<const SuiteCase*>& cases,
       compile_on_(compile_on),
       ahead_(ahead),
       lookahead_(std::max<size_t>(lookahead, 1)),
+      far_lookahead_(threads >= kFarLookaheadThreads ? kFarLookahead : 0),
       held_(cases.size(), 0),
       done_(cases.size()) {
   for (unsigned t = 0; t < std::max(threads, 1u); ++t) workers_.emplace_back([this] { work(); });
@@ -50,7 +51,7 @@ void PreparationPool::work() {
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [&] {
         return stopping_ || next_ >= cases_.size() || next_ < taken_ + lookahead_ ||
-               (held_total_ < kHeldBytesBudget && next_ < taken_ + kFarLookahead);
+               (held_total_ < kHeldBytesBudget && next_ < taken_ + far_lookahead_);
       });
       if (stopping_ || next_ >= cases_.size()) return;
       index = next_++;

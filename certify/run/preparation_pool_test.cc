@@ -28,7 +28,7 @@ TEST(PreparationPool, SmallCasesArePreparedPastTheLookahead) {
   std::vector<const SuiteCase*> chosen;
   for (const SuiteCase& c : cases) chosen.push_back(&c);
   const CaseRunOptions options;
-  PreparationPool pool(chosen, options, nullptr, 2, /*lookahead=*/1);
+  PreparationPool pool(chosen, options, nullptr, kFarLookaheadThreads, /*lookahead=*/1);
   // Nothing is taken, so only the far lookahead lets case 30 be prepared.
   std::future<CaseExpectations> far = std::async(std::launch::async, [&] { return pool.take(30); });
   // Generous: a deadlock, not a slow machine, is what this waits out.
