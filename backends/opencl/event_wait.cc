@@ -86,11 +86,15 @@ Status resource_status(cl_int error) {
 }
 
 std::optional<double> profiled_ms(const OpenClApi& api, cl_event event) {
+  return profiled_span(api, event, event);
+}
+
+std::optional<double> profiled_span(const OpenClApi& api, cl_event first, cl_event last) {
   cl_ulong start = 0;
   cl_ulong end = 0;
-  if (api.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start,
+  if (api.clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start,
                                   nullptr) != CL_SUCCESS ||
-      api.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+      api.clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
           CL_SUCCESS ||
       end < start) {
     return std::nullopt;

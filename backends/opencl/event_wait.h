@@ -27,6 +27,11 @@ Wait wait_for(const OpenClApi& api, cl_event event, std::chrono::steady_clock::t
 /// does not profile or the driver gives no such times.
 std::optional<double> profiled_ms(const OpenClApi& api, cl_event event);
 
+/// The device's time from the start of `first` to the end of `last`, in
+/// milliseconds (commands run in order on one queue); nullopt when either is
+/// not profiled.
+std::optional<double> profiled_span(const OpenClApi& api, cl_event first, cl_event last);
+
 /// Status of a failed allocation or enqueue: NotSupported when the device
 /// lacks memory or resources, Error otherwise.
 Status resource_status(cl_int error);

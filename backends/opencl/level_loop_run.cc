@@ -25,21 +25,6 @@ std::optional<size_t> buffer_index(const KernelInterface& iface, const std::stri
   return std::nullopt;
 }
 
-/// The device's time from the start of `first` to the end of `last`, in
-/// milliseconds; nullopt when either is not profiled.
-std::optional<double> profiled_span(const OpenClApi& api, cl_event first, cl_event last) {
-  cl_ulong start = 0;
-  cl_ulong end = 0;
-  if (api.clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                  nullptr) != CL_SUCCESS ||
-      api.clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
-          CL_SUCCESS ||
-      end < start) {
-    return std::nullopt;
-  }
-  return static_cast<double>(end - start) / 1e6;
-}
-
 /// One loop's work on the queue. The levels' `changed` words, their level
 /// parameters and the control word live in one small *table* buffer, each in
 /// a sub-buffer of its own (at the device's base address alignment), so

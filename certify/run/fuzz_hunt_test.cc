@@ -5,6 +5,7 @@
 // says what the backend gave, word for word, and the symptom its reduction
 // kept.
 #include "certify/run/fuzz_hunt.h"
+#include "certify/run/scratch_dir_test_base.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -28,18 +29,8 @@ namespace fs = std::filesystem;
 /// What a hunt found, comparable between hunts.
 using Found = std::set<std::tuple<std::string, std::string, Verdict>>;
 
-class FuzzHuntTest : public ::testing::Test {
+class FuzzHuntTest : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    std::string dir = (fs::temp_directory_path() / "vyre-hunt-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(dir.data()), nullptr);
-    dir_ = dir;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
   HuntResult hunt_with(MarkingBackend& backend, bool ahead, const std::string& out) {
     HuntOptions o;
     o.seed = 20261127;
@@ -60,8 +51,6 @@ class FuzzHuntTest : public ::testing::Test {
     for (const HuntFinding& f : r.findings) out.emplace(f.hash, f.case_id, f.verdict);
     return out;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(FuzzHuntTest, CompilingBatchesAheadFindsWhatCompilingCasesAheadFinds) {

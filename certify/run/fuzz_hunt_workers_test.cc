@@ -14,6 +14,7 @@
 
 #include "certify/run/fuzz_hunt.h"
 #include "certify/run/marking_backend_for_tests.h"
+#include "certify/run/scratch_dir_test_base.h"
 
 namespace vyre::certify {
 namespace {
@@ -40,18 +41,8 @@ class ProbeOnlyBackend final : public Backend {
   Capabilities device_;
 };
 
-class FuzzHuntWorkersTest : public ::testing::Test {
+class FuzzHuntWorkersTest : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    std::string dir = (fs::temp_directory_path() / "vyre-hunt-workers-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(dir.data()), nullptr);
-    dir_ = dir;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
   HuntOptions options(const std::string& out, unsigned jobs) const {
     HuntOptions o;
     o.seed = 20261127;
@@ -80,8 +71,6 @@ class FuzzHuntWorkersTest : public ::testing::Test {
     for (const HuntFinding& f : r.findings) out.insert(f.hash);
     return out;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(FuzzHuntWorkersTest, TwoWorkersRunTheProgramsOfOneAndFindTheSameForms) {

@@ -3,6 +3,7 @@
 // written once, by one of them; distinct forms each get a folder; a failure
 // whose repro cannot be read back writes nothing.
 #include "certify/run/hunt_findings.h"
+#include "certify/run/scratch_dir_test_base.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -66,26 +67,14 @@ CaseResult failing_case(const fs::path& batch_dir, const std::string& id, uint32
   return r;
 }
 
-class FuzzHuntFindingsTest : public ::testing::Test {
+class FuzzHuntFindingsTest : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    std::string dir = (fs::temp_directory_path() / "vyre-findings-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(dir.data()), nullptr);
-    dir_ = dir;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
   std::vector<fs::path> folders(const fs::path& out) const {
     std::vector<fs::path> found;
     if (!fs::exists(out)) return found;
     for (const auto& entry : fs::directory_iterator(out)) found.push_back(entry.path());
     return found;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(FuzzHuntFindingsTest, AFormTwoWorkersMeetAtOnceIsWrittenOnce) {
