@@ -19,10 +19,11 @@ namespace vyre::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "vyre-certify fuzz --backend NAME [--device D] [--seconds N] [--seed S] [--out DIR]\n"
-    "                    [--jobs N] [--timeout-ms MS] [--in-process] [--quiet]\n"
+    "vyre-certify fuzz --backend NAME [--device D] [--seconds N] [--programs N] [--seed S]\n"
+    "                    [--out DIR] [--jobs N] [--timeout-ms MS] [--in-process] [--quiet]\n"
     "  Runs random programs (L5's, from --seed on) and their metamorphic variants on the\n"
-    "  backend against the reference until N seconds have passed. Each failure is reduced\n"
+    "  backend against the reference until N seconds have passed, or N programs have run\n"
+    "  (--programs: the seed's programs 0 to N-1, whatever the speed). Each failure is reduced\n"
     "  and written once per distinct reduced form as DIR/<hash>/original.vyre, reduced.vyre\n"
     "  and README.txt (verdict, seed, replay command). vulkan and opencl run in a child\n"
     "  process, so a driver crash or hang is a finding (`crashed`, `timeout`), not the end;\n"
@@ -81,8 +82,8 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
       if (error) return error;
       continue;
     }
-    constexpr std::string_view kValued[] = {"--backend", "--device", "--seconds",   "--seed",
-                                            "--out",     "--jobs",   "--timeout-ms"};
+    constexpr std::string_view kValued[] = {"--backend", "--device", "--seconds", "--programs",
+                                            "--seed",    "--out",    "--jobs",    "--timeout-ms"};
     if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued)) {
       return "unknown option `" + flag + "`";
     }
@@ -100,6 +101,13 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
         return "--seconds takes a positive number of seconds, not `" + value + "`";
       }
       out.hunt.seconds = seconds;
+    } else if (flag == "--programs") {
+      uint64_t programs = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), programs);
+      if (ec != std::errc() || end != value.data() + value.size() || programs == 0) {
+        return "--programs takes a whole number of programs from 1 up, not `" + value + "`";
+      }
+      out.hunt.max_programs = programs;
     } else if (flag == "--seed") {
       uint64_t seed = 0;
       auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seed);
