@@ -39,7 +39,7 @@ const std::string& usage_text() {
   return text;
 }
 
-int usage_error(const std::string& message) {
+int certify_usage_error(const std::string& message) {
   return cli::usage_error("vyre-certify", message, usage_text());
 }
 
@@ -71,9 +71,9 @@ int dry_run(CertifyArgs& a) {
   certify::CatalogOptions catalog{.seed = a.run.seed, .up_to = a.run.level};
   const std::vector<certify::SuiteCase> cases = certify::build_catalog(catalog);
   std::vector<const certify::SuiteCase*> chosen = certify::select_cases(cases, a.run);
-  if (chosen.empty()) return usage_error(no_case_error(a));
+  if (chosen.empty()) return certify_usage_error(no_case_error(a));
   const auto shard = apply_shard_and_baseline(a.gate, VYRE_SUITE_VERSION, cases, a.run, chosen);
-  if (!shard) return usage_error(shard.error().message);
+  if (!shard) return certify_usage_error(shard.error().message);
   std::string split;
   if (*shard) {
     split = " (shard " + std::to_string((*shard)->index) + "/" + std::to_string((*shard)->count) +
@@ -106,8 +106,8 @@ int certify_on_devices(std::span<const std::string> args, const CertifyArgs& a) 
   };
   const bool takes_device = !names_plugin(a.run.backend) && backend_takes_device(a.run.backend);
   auto devices = certify::shard_devices(*a.device_list, a.run.backend, takes_device, usable);
-  if (!devices) return usage_error(devices.error().message);
-  if (auto error = check_writable(a.run.out_dir)) return usage_error(*error);
+  if (!devices) return certify_usage_error(devices.error().message);
+  if (auto error = check_writable(a.run.out_dir)) return certify_usage_error(*error);
   certify::ShardPlan plan;
   plan.self = certify::self_executable();
   plan.inherited = certify::inherited_arguments(args);
@@ -120,7 +120,7 @@ int certify_on_devices(std::span<const std::string> args, const CertifyArgs& a) 
 
 int cmd_certify(std::span<const std::string> args) {
   CertifyArgs a;
-  if (auto error = parse_certify_args(args, a)) return usage_error(*error);
+  if (auto error = parse_certify_args(args, a)) return certify_usage_error(*error);
   if (a.dry_run) return dry_run(a);
   if (a.device_list) return certify_on_devices(args, a);
   // A retry's fresh backend is opened exactly as this one.
@@ -140,7 +140,7 @@ int cmd_certify(std::span<const std::string> args) {
   std::vector<const certify::SuiteCase*> chosen = certify::select_cases(cases, a.run);
   const uint64_t catalog_us = clock.elapsed_us();
   if (chosen.empty()) {
-    return usage_error(no_case_error(a));
+    return certify_usage_error(no_case_error(a));
   }
   // The one probe of the run: a backend may start its device there (vulkan
   // creates its instance), and the run uses this answer throughout.
@@ -153,8 +153,8 @@ int cmd_certify(std::span<const std::string> args) {
   const uint64_t open_us = clock.elapsed_us() - catalog_us;
 
   const auto shard = apply_shard_and_baseline(a.gate, VYRE_SUITE_VERSION, cases, a.run, chosen);
-  if (!shard) return usage_error(shard.error().message);
-  if (auto error = prepare_out_dir(a.run.out_dir)) return usage_error(*error);
+  if (!shard) return certify_usage_error(shard.error().message);
+  if (auto error = prepare_out_dir(a.run.out_dir)) return certify_usage_error(*error);
 
   std::fprintf(stderr, "vyre-certify: %zu cases on `%s` (%s), level %s, %u runs each\n",
                chosen.size(), a.run.backend.c_str(), caps.device_name.c_str(),

@@ -18,7 +18,7 @@
 namespace vyre::cli {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kFuzzUsage =
     "vyre-certify fuzz --backend NAME [--device D] [--seconds N] [--programs N] [--seed S]\n"
     "                    [--out DIR] [--jobs N] [--timeout-ms MS] [--in-process] [--quiet]\n"
     "  Runs random programs (L5's, from --seed on) and their metamorphic variants on the\n"
@@ -36,8 +36,8 @@ constexpr std::string_view kUsage =
     "  Defaults: --seconds 60, --seed 1, --out fuzz-findings/.\n"
     "  Exit: 0 no failure found, 1 failures found (listed), 2 bad usage or no usable backend.";
 
-int usage_error(const std::string& message) {
-  return cli::usage_error("vyre-certify fuzz", message, kUsage);
+int fuzz_usage_error(const std::string& message) {
+  return cli::usage_error("vyre-certify fuzz", message, kFuzzUsage);
 }
 
 /// The most workers --jobs takes: each may hold a driver instance and a
@@ -62,14 +62,14 @@ unsigned default_jobs(const BackendChoice& choice) {
   return std::clamp(host_threads() / kCoresPerDefaultWorker, 1u, kMaxDefaultJobs);
 }
 
-struct Args {
+struct FuzzArgs {
   certify::HuntOptions hunt;
   BackendChoice backend;
   /// --jobs, when given.
   std::optional<unsigned> jobs;
 };
 
-std::optional<std::string> parse_args(std::span<const std::string> args, Args& out) {
+std::optional<std::string> parse_fuzz_args(std::span<const std::string> args, FuzzArgs& out) {
   std::set<std::string> seen;
   out.hunt.out_dir = "fuzz-findings";
   for (size_t i = 0; i < args.size(); ++i) {
@@ -137,13 +137,13 @@ std::optional<std::string> parse_args(std::span<const std::string> args, Args& o
 }  // namespace
 
 std::string_view fuzz_usage() {
-  return kUsage;
+  return kFuzzUsage;
 }
 
 int cmd_fuzz(std::span<const std::string> args) {
-  Args a;
-  if (auto error = parse_args(args, a)) return usage_error(*error);
-  if (auto error = check_writable(a.hunt.out_dir)) return usage_error(*error);
+  FuzzArgs a;
+  if (auto error = parse_fuzz_args(args, a)) return fuzz_usage_error(*error);
+  if (auto error = check_writable(a.hunt.out_dir)) return fuzz_usage_error(*error);
   auto opened = open_usable_backend(a.backend);
   if (!opened) {
     std::fprintf(stderr, "vyre-certify fuzz: %s\n", opened.error().message.c_str());

@@ -20,7 +20,7 @@
 namespace vyre::cli {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kGenerateUsage =
     "vyre-certify generate --seed S --count N --out DIR [--max-workgroup-invocations W]\n"
     "  Writes random programs 0..N-1 of seed S (L5's programs of `--seed S`) and their\n"
     "  metamorphic variants as case files DIR/<i>.vyre and DIR/<i>.<rewrite>.vyre, each\n"
@@ -35,11 +35,11 @@ constexpr std::string_view kUsage =
 /// Most programs one call writes (each a few files).
 constexpr uint64_t kMaxCount = 100000;
 
-int usage_error(const std::string& message) {
-  return cli::usage_error("vyre-certify generate", message, kUsage);
+int generate_usage_error(const std::string& message) {
+  return cli::usage_error("vyre-certify generate", message, kGenerateUsage);
 }
 
-struct Args {
+struct GenerateArgs {
   uint64_t seed = 0;
   uint64_t count = 0;
   std::string out_dir;
@@ -53,7 +53,8 @@ std::optional<uint64_t> parse_u64(const std::string& text) {
   return value;
 }
 
-std::optional<std::string> parse_args(std::span<const std::string> args, Args& out) {
+std::optional<std::string> parse_generate_args(std::span<const std::string> args,
+                                               GenerateArgs& out) {
   std::set<std::string> seen;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& flag = args[i];
@@ -136,13 +137,13 @@ std::string features_of(const ProgramFeatures& f) {
 }  // namespace
 
 std::string_view generate_usage() {
-  return kUsage;
+  return kGenerateUsage;
 }
 
 int cmd_generate(std::span<const std::string> args) {
-  Args a;
-  if (auto error = parse_args(args, a)) return usage_error(*error);
-  if (auto error = check_writable(a.out_dir)) return usage_error(*error);
+  GenerateArgs a;
+  if (auto error = parse_generate_args(args, a)) return generate_usage_error(*error);
+  if (auto error = check_writable(a.out_dir)) return generate_usage_error(*error);
   const std::filesystem::path dir(a.out_dir);
   std::string index = "# vyre-certify generate --seed " + std::to_string(a.seed) + " --count " +
                       std::to_string(a.count) + " --max-workgroup-invocations " +

@@ -21,7 +21,7 @@
 namespace vyre::cli {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kLowerUsage =
     "vyre-certify lower FILE [--backend vulkan|opencl|cuda]\n"
     "                   [--emit spirv|spirv-asm|glsl|opencl-c|cuda-c] [-o OUT]\n"
     "  Lowers the program in FILE for the backend (vulkan, the default, opencl or cuda)\n"
@@ -44,8 +44,8 @@ struct LowerFlags {
   std::optional<Emit> emit;
 };
 
-int usage_error(const std::string& problem) {
-  return cli::usage_error("vyre-certify lower", problem, kUsage);
+int lower_usage_error(const std::string& problem) {
+  return cli::usage_error("vyre-certify lower", problem, kLowerUsage);
 }
 
 /// The flags, or what is wrong with them.
@@ -152,12 +152,13 @@ bool write_all(const std::string& path, const std::string& bytes) {
 }  // namespace
 
 std::string_view lower_usage() {
-  return kUsage;
+  return kLowerUsage;
 }
 
 int cmd_lower(std::span<const std::string> args) {
   LowerFlags flags;
-  if (std::optional<std::string> problem = parse_flags(args, flags)) return usage_error(*problem);
+  if (std::optional<std::string> problem = parse_flags(args, flags))
+    return lower_usage_error(*problem);
   const Result<std::string> text = read_text_file(flags.file);
   if (!text) {
     std::fprintf(stderr, "%s: %s\n", flags.file.c_str(), text.error().message.c_str());

@@ -24,7 +24,7 @@
 namespace vyre::cli {
 namespace {
 
-const std::string kUsage =
+const std::string kReduceUsage =
     "vyre-certify reduce CASE.vyre --backend NAME [--device D] [--timeout-ms MS]\n"
     "                    [--checks N] [--seconds S] [--runs N] [-o OUT] [--in-process]\n"
     "  Shrinks a case that fails on the backend (a repro of a certification or fuzz failure,\n"
@@ -48,8 +48,8 @@ struct ReduceFlags {
       .per_failure = {.max_predicate_calls = 5000, .max_seconds = 600.0}};
 };
 
-int usage_error(const std::string& problem) {
-  return cli::usage_error("vyre-certify reduce", problem, kUsage);
+int reduce_usage_error(const std::string& problem) {
+  return cli::usage_error("vyre-certify reduce", problem, kReduceUsage);
 }
 
 /// A whole number in [1, max] from `text`; nullopt otherwise.
@@ -107,13 +107,13 @@ std::optional<std::string> parse_flags(std::span<const std::string> args, Reduce
 }  // namespace
 
 std::string_view reduce_usage() {
-  return kUsage;
+  return kReduceUsage;
 }
 
 int cmd_reduce(std::span<const std::string> args) {
   ReduceFlags flags;
   if (const std::optional<std::string> problem = parse_flags(args, flags)) {
-    return usage_error(*problem);
+    return reduce_usage_error(*problem);
   }
   const std::optional<TestCase> parsed = read_case_file(flags.file);
   if (!parsed) return kExitUsage;

@@ -10,7 +10,7 @@
 namespace vyre::cli {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kRulesUsage =
     "vyre-certify rules [--json]\n"
     "  Lists every validation rule: its stable id and what it checks (spec/validate/RULES.md\n"
     "  has the messages). --json prints a JSON array of {id, summary}.";
@@ -18,13 +18,13 @@ constexpr std::string_view kUsage =
 }  // namespace
 
 std::string_view rules_usage() {
-  return kUsage;
+  return kRulesUsage;
 }
 
 int cmd_rules(std::span<const std::string> args) {
   const bool json = args.size() == 1 && args[0] == "--json";
   if (!args.empty() && !json) {
-    std::fprintf(stderr, "usage: %.*s\n", static_cast<int>(kUsage.size()), kUsage.data());
+    std::fprintf(stderr, "usage: %.*s\n", static_cast<int>(kRulesUsage.size()), kRulesUsage.data());
     return kExitUsage;
   }
   if (json) {

@@ -35,7 +35,7 @@ namespace {
 /// and out-of-bounds checks.
 constexpr std::string_view kReference = "reference";
 /// The usage text; the other built-in backends come from the registry.
-const std::string kUsage =
+const std::string kRunUsage =
     "vyre-certify run CASE.vyre... [--backend NAME] [--device D] [--timeout-ms MS]\n"
     "                    [--schedule canonical|reversed|random:SEED] [--strict-oob] "
     "[--in-process]\n"
@@ -61,8 +61,8 @@ struct RunFlags {
   bool reference_options = false;
 };
 
-int usage_error(const std::string& problem) {
-  return cli::usage_error("vyre-certify run", problem, kUsage);
+int run_usage_error(const std::string& problem) {
+  return cli::usage_error("vyre-certify run", problem, kRunUsage);
 }
 
 std::optional<reference::Schedule> parse_schedule(const std::string& text) {
@@ -315,7 +315,7 @@ int run_file(const std::string& file, const RunFlags& flags, UsableBackend* back
 }  // namespace
 
 std::string_view run_usage() {
-  return kUsage;
+  return kRunUsage;
 }
 
 int cmd_run(std::span<const std::string> args) {
@@ -324,7 +324,7 @@ int cmd_run(std::span<const std::string> args) {
   }
   RunFlags flags;
   if (const std::optional<std::string> problem = parse_flags(args, flags)) {
-    return usage_error(*problem);
+    return run_usage_error(*problem);
   }
   // Opened once for every file (a Vulkan or OpenCL device takes a while).
   std::optional<UsableBackend> opened;

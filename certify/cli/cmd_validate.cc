@@ -19,7 +19,7 @@
 namespace vyre::cli {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kValidateUsage =
     "vyre-certify validate [--json] [--] FILE...\n"
     "  Prints one line per problem: FILE:LINE:COL: VNNN: message, or FILE:LINE:COL: error:\n"
     "  message for a file that cannot be read or parsed. --json prints a JSON array of\n"
@@ -79,7 +79,7 @@ void print_json(const std::vector<Finding>& findings) {
 }  // namespace
 
 std::string_view validate_usage() {
-  return kUsage;
+  return kValidateUsage;
 }
 
 int cmd_validate(std::span<const std::string> args) {
@@ -94,13 +94,13 @@ int cmd_validate(std::span<const std::string> args) {
     } else if (arg == "--json") {
       json = true;
     } else if (arg.starts_with("-")) {
-      return usage_error("vyre-certify validate", "unknown option `" + arg + "`", kUsage);
+      return usage_error("vyre-certify validate", "unknown option `" + arg + "`", kValidateUsage);
     } else {
       files.push_back(arg);
     }
   }
   if (files.empty()) {
-    return usage_error("vyre-certify validate", "no FILE given", kUsage);
+    return usage_error("vyre-certify validate", "no FILE given", kValidateUsage);
   }
   std::vector<Finding> findings;
   int exit_code = kExitOk;

@@ -21,7 +21,7 @@
 namespace vyre::cli {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kDataflowUsage =
     "vyre-certify run --rules RULES.toml --graph GRAPH.toml [--backend NAME] [--device D]\n"
     "                    [--timeout-ms MS]\n"
     "  Runs the dataflow engine on GRAPH labelled by RULES (archetypes/dataflow/RULES_TOML.md);\n"
@@ -68,7 +68,7 @@ void print_findings(const char* title, const std::vector<graph::Finding>& findin
 int run_dataflow(std::span<const std::string> args) {
   DataflowFlags flags;
   if (auto problem = parse_flags(args, flags)) {
-    return usage_error("vyre-certify run", *problem, kUsage);
+    return usage_error("vyre-certify run", *problem, kDataflowUsage);
   }
   auto rules = dataflow::load_rules(flags.rules);
   if (!rules) {
