@@ -13,9 +13,9 @@ set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
 # tests do. Our calls into PoCL are the same either way; vyre-certify's own
 # cache, whose hits and misses are our code, stays in the build tree. CI's
 # sanitized OpenCL certification test took 148 s with PoCL's cache cold, 78 s
-# warm. PoCL reads POCL_CACHE_DIR only when the folder exists.
-if(NOT DEFINED ENV{POCL_CACHE_DIR} AND DEFINED ENV{HOME})
-  file(MAKE_DIRECTORY "$ENV{HOME}/.cache/pocl/kcache")
+# warm. Only a folder PoCL already made is used (a home that is not writable
+# keeps the build tree's).
+if(NOT DEFINED ENV{POCL_CACHE_DIR} AND IS_DIRECTORY "$ENV{HOME}/.cache/pocl/kcache")
   set(ENV{POCL_CACHE_DIR} "$ENV{HOME}/.cache/pocl/kcache")
 endif()
 
