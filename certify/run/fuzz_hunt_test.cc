@@ -32,14 +32,7 @@ using Found = std::set<std::tuple<std::string, std::string, Verdict>>;
 class FuzzHuntTest : public ScratchDirTest {
  protected:
   HuntResult hunt_with(MarkingBackend& backend, bool ahead, const std::string& out) {
-    HuntOptions o;
-    o.seed = 20261127;
-    o.seconds = 600;  // Bounded by max_programs, not by time.
-    o.max_programs = 12;
-    o.runs = 1;
-    o.out_dir = (dir_ / out).string();
-    o.progress = false;
-    o.backend_name = "marking";
+    HuntOptions o = marking_hunt_options((dir_ / out).string(), 12);
     o.compile_batches_ahead = ahead;
     Result<HuntResult> hunted = hunt(backend, o);
     EXPECT_TRUE(hunted.ok()) << hunted.error().message;

@@ -44,14 +44,7 @@ class ProbeOnlyBackend final : public Backend {
 class FuzzHuntWorkersTest : public ScratchDirTest {
  protected:
   HuntOptions options(const std::string& out, unsigned jobs) const {
-    HuntOptions o;
-    o.seed = 20261127;
-    o.seconds = 600;  // Bounded by max_programs, not by time.
-    o.max_programs = 16;
-    o.runs = 1;
-    o.out_dir = (dir_ / out).string();
-    o.progress = false;
-    o.backend_name = "marking";
+    HuntOptions o = marking_hunt_options((dir_ / out).string(), 16);
     o.jobs = jobs;
     return o;
   }

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "backends/reference_backend.h"
+#include "certify/run/fuzz_hunt.h"
 #include "spec/text/text_format.h"
 
 namespace vyre::certify {
@@ -114,5 +115,19 @@ class MarkingBackend final : public Backend {
   std::atomic<uint64_t> compiles_before_dispatch_{0};
   std::atomic<uint64_t> dispatches_{0};
 };
+
+/// A quiet hunt on MarkingBackend of a fixed seed's first `programs` programs
+/// (one run each) into `out_dir`: bounded by the count, not by time.
+inline HuntOptions marking_hunt_options(const std::string& out_dir, uint64_t programs) {
+  HuntOptions o;
+  o.seed = 20261127;
+  o.seconds = 600;
+  o.max_programs = programs;
+  o.runs = 1;
+  o.out_dir = out_dir;
+  o.progress = false;
+  o.backend_name = "marking";
+  return o;
+}
 
 }  // namespace vyre::certify
