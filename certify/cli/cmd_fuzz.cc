@@ -62,6 +62,15 @@ unsigned default_jobs(const BackendChoice& choice) {
   return std::clamp(host_threads() / kCoresPerDefaultWorker, 1u, kMaxDefaultJobs);
 }
 
+/// `text` as a whole number of type T, if all of it is one that fits.
+template <class T>
+std::optional<T> whole_number(const std::string& text) {
+  T value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
 struct FuzzArgs {
   certify::HuntOptions hunt;
   BackendChoice backend;
@@ -102,30 +111,25 @@ std::optional<std::string> parse_fuzz_args(std::span<const std::string> args, Fu
       }
       out.hunt.seconds = seconds;
     } else if (flag == "--programs") {
-      uint64_t programs = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), programs);
-      if (ec != std::errc() || end != value.data() + value.size() || programs == 0) {
+      const std::optional<uint64_t> programs = whole_number<uint64_t>(value);
+      if (!programs || *programs == 0) {
         return "--programs takes a whole number of programs from 1 up, not `" + value + "`";
       }
-      out.hunt.max_programs = programs;
+      out.hunt.max_programs = *programs;
     } else if (flag == "--seed") {
-      uint64_t seed = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seed);
-      if (ec != std::errc() || end != value.data() + value.size()) {
-        return "--seed takes an unsigned 64-bit number";
-      }
-      out.hunt.seed = seed;
+      const std::optional<uint64_t> seed = whole_number<uint64_t>(value);
+      if (!seed) return "--seed takes an unsigned 64-bit number";
+      out.hunt.seed = *seed;
     } else if (flag == "--out") {
       if (value.empty()) return "--out needs a folder, not an empty string";
       out.hunt.out_dir = value;
     } else if (flag == "--jobs") {
-      unsigned jobs = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), jobs);
-      if (ec != std::errc() || end != value.data() + value.size() || jobs == 0 || jobs > kMaxJobs) {
+      const std::optional<unsigned> jobs = whole_number<unsigned>(value);
+      if (!jobs || *jobs == 0 || *jobs > kMaxJobs) {
         return "--jobs takes a whole number of workers from 1 to " + std::to_string(kMaxJobs) +
                ", not `" + value + "`";
       }
-      out.jobs = jobs;
+      out.jobs = *jobs;
     }
   }
   if (auto problem = check_backend_choice(out.backend)) return problem;
