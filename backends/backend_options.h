@@ -36,6 +36,11 @@ struct BackendOptions {
   /// tests (and backend authors measuring) can run several dispatches at
   /// once on a device where it would answer 1; 0: the backend's choice.
   uint32_t dispatch_lanes = 0;
+  /// How many in-order queues the OpenCL backend spreads a batch's runs over
+  /// (backends/opencl/batch_run.h), so that tests can run them side by side
+  /// on a CPU device too; 0: the backend's choice (kBatchQueues on a GPU,
+  /// 1 elsewhere); at most kBatchQueues.
+  uint32_t batch_queues = 0;
 };
 
 }  // namespace vyre

@@ -7,6 +7,7 @@
 // NVIDIA's driver every call costs microseconds, serialised over queues).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -73,6 +74,50 @@ cl_int CL_API_CALL device_info_with_max_alloc(cl_device_id device, cl_device_inf
   return counted_device_info(device, what, size, value, size_ret);
 }
 
+/// What a kernel enqueue was asked: its queue, kernel and wait list, and
+/// the event it returned.
+struct KernelEnqueue {
+  cl_command_queue queue;
+  cl_kernel kernel;
+  std::vector<cl_event> waits;
+  cl_event event;
+};
+decltype(&::clEnqueueNDRangeKernel) counted_kernel_enqueue = nullptr;
+decltype(&::clEnqueueFillBuffer) counted_fill = nullptr;
+decltype(&::clEnqueueCopyBuffer) counted_copy = nullptr;
+std::vector<KernelEnqueue> kernel_enqueues;
+/// The copies enqueued, in order: their queues and wait lists.
+std::vector<std::pair<cl_command_queue, std::vector<cl_event>>> copies;
+/// The events of the fills enqueued, in order (null where none was asked).
+std::vector<cl_event> fills;
+
+cl_int CL_API_CALL recorded_kernel_enqueue(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
+                                           const size_t* offset, const size_t* global,
+                                           const size_t* local, cl_uint waits,
+                                           const cl_event* wait_list, cl_event* event) {
+  const cl_int error =
+      counted_kernel_enqueue(queue, kernel, dims, offset, global, local, waits, wait_list, event);
+  kernel_enqueues.push_back({queue, kernel, std::vector<cl_event>(wait_list, wait_list + waits),
+                             event != nullptr ? *event : nullptr});
+  return error;
+}
+
+cl_int CL_API_CALL recorded_fill(cl_command_queue queue, cl_mem buffer, const void* pattern,
+                                 size_t pattern_size, size_t offset, size_t size, cl_uint waits,
+                                 const cl_event* wait_list, cl_event* event) {
+  const cl_int error =
+      counted_fill(queue, buffer, pattern, pattern_size, offset, size, waits, wait_list, event);
+  fills.push_back(event != nullptr ? *event : nullptr);
+  return error;
+}
+
+cl_int CL_API_CALL recorded_copy(cl_command_queue queue, cl_mem from, cl_mem to, size_t from_offset,
+                                 size_t to_offset, size_t size, cl_uint waits,
+                                 const cl_event* wait_list, cl_event* event) {
+  copies.emplace_back(queue, std::vector<cl_event>(wait_list, wait_list + waits));
+  return counted_copy(queue, from, to, from_offset, to_offset, size, waits, wait_list, event);
+}
+
 /// A queue on the first usable device whose calls are counted, its pool,
 /// and four_outputs() and the compare kernel built on it.
 class BatchCallCountTest : public testing::ProgramOnQueue {
@@ -83,6 +128,12 @@ class BatchCallCountTest : public testing::ProgramOnQueue {
     CallCounts::wrap(api_);
     counted_device_info = api_.clGetDeviceInfo;
     api_.clGetDeviceInfo = device_info_with_max_alloc;
+    counted_kernel_enqueue = api_.clEnqueueNDRangeKernel;
+    api_.clEnqueueNDRangeKernel = recorded_kernel_enqueue;
+    counted_fill = api_.clEnqueueFillBuffer;
+    api_.clEnqueueFillBuffer = recorded_fill;
+    counted_copy = api_.clEnqueueCopyBuffer;
+    api_.clEnqueueCopyBuffer = recorded_copy;
     reported_max_alloc = 0;
     reported_type = 0;
     build(four_outputs(), {kCompareKernelSource});
@@ -93,16 +144,41 @@ class BatchCallCountTest : public testing::ProgramOnQueue {
   void TearDown() override {
     reported_max_alloc = 0;
     reported_type = 0;
+    stream_kernels_.clear();
+    streams_.clear();
     compare_.reset();
     ProgramOnQueue::TearDown();
   }
 
-  /// A batch of four_outputs(), its calls counted from zero.
+  /// A batch of four_outputs() over `queues` queues of one context (the
+  /// fixture's and streams, each with kernel objects of its own), its calls
+  /// counted from zero.
   BatchOutcome run(const BatchOptions& options, uint64_t slot_budget = kBatchSlotBytes,
-                   std::optional<uint32_t> perturbed = std::nullopt) {
-    const BatchRequest request{*kernel_, *compare_, lowered_.iface, inputs_,  grid_,
-                               options,  timeout_,  slot_budget,    perturbed};
+                   std::optional<uint32_t> perturbed = std::nullopt, uint32_t queues = 1) {
+    BatchRequest request{*kernel_, *compare_, lowered_.iface, inputs_,   grid_,
+                         options,  timeout_,  slot_budget,    perturbed, {}};
+    while (streams_.size() + 1 < queues) {
+      Result<std::unique_ptr<ClQueue>> stream =
+          ClQueue::create(api_, queue_->shared_context(), device_);
+      EXPECT_TRUE(stream.ok()) << stream.error().message;
+      if (!stream.ok()) return {};
+      streams_.push_back(std::move(*stream));
+      for (const auto* kernel : {&kernel_, &compare_}) {
+        Result<std::shared_ptr<const BuiltKernel>> object =
+            kernel_for_lane(*kernel, streams_.size());
+        EXPECT_TRUE(object.ok()) << object.error().message;
+        if (!object.ok()) return {};
+        stream_kernels_.push_back(*object);
+      }
+    }
+    for (size_t s = 0; s + 1 < queues; ++s) {
+      request.streams.push_back(
+          {*streams_[s], *stream_kernels_[2 * s], *stream_kernels_[2 * s + 1]});
+    }
     CallCounts::reset();
+    kernel_enqueues.clear();
+    fills.clear();
+    copies.clear();
     return run_batch(api_, *queue_, *pool_, device_.capabilities.device_name, request);
   }
 
@@ -117,6 +193,8 @@ class BatchCallCountTest : public testing::ProgramOnQueue {
   }
 
   std::shared_ptr<const BuiltKernel> compare_;
+  std::vector<std::unique_ptr<ClQueue>> streams_;
+  std::vector<std::shared_ptr<const BuiltKernel>> stream_kernels_;
   const BufferSet inputs_ = four_outputs_inputs();
   const Grid grid_{};
   const std::chrono::milliseconds timeout_{60'000};
@@ -139,6 +217,85 @@ TEST_F(BatchCallCountTest, ARunIsAtMostFourEnqueuesAndAboutOneKernelArgument) {
   EXPECT_LE(CallCounts::of("clSetKernelArg"), kRuns + 32u);
   // One sub-buffer per output and the control word, for the whole batch.
   EXPECT_EQ(CallCounts::of("clCreateSubBuffer"), kOutputs + 1u);
+}
+
+TEST_F(BatchCallCountTest, RunsOverFourQueuesCostTheSameCallsAndAJoinASubmission) {
+  constexpr uint32_t kRuns = 100;
+  constexpr uint32_t kQueues = 4;
+  const BatchOutcome batch = run({kRuns, 4}, kBatchSlotBytes, std::nullopt, kQueues);
+  expect_reference_outputs(batch);
+  EXPECT_EQ(batch.dispatches, kRuns);
+  EXPECT_EQ(batch.submissions, 4u);
+  EXPECT_EQ(batch.differing_runs, 0u);
+  // Per submission, a marker in each of the three streams and a barrier
+  // that joins them to the fixture's queue.
+  EXPECT_EQ(CallCounts::of("clEnqueueMarkerWithWaitList"), 4u * (kQueues - 1));
+  EXPECT_EQ(CallCounts::of("clEnqueueBarrierWithWaitList"), 4u);
+  EXPECT_LE(CallCounts::enqueues(), 4u * kRuns);
+  // Every queue's two kernels get their fixed arguments once.
+  EXPECT_LE(CallCounts::of("clSetKernelArg"), kRuns + kQueues * 32u);
+  // Each queue's copy of the outputs has its sub-buffers.
+  EXPECT_EQ(CallCounts::of("clCreateSubBuffer"), kQueues * (kOutputs + 1u));
+}
+
+TEST_F(BatchCallCountTest, AStreamStartsAfterTheUploadAndComparesAfterRunZeroIsSaved) {
+  // A device may run the queues in any order, so the order is checked where
+  // it is asked for: in the wait lists. 12 runs, 3 submissions, 4 queues.
+  const BatchOutcome batch = run({12, 3}, kBatchSlotBytes, std::nullopt, 4);
+  expect_reference_outputs(batch);
+  ASSERT_EQ(fills.size(), 3u);  // The flags, cleared once a submission.
+  // The compare kernel objects, by queue: the fixture's, then each stream's.
+  std::vector<std::pair<cl_command_queue, cl_kernel>> compare_objects{
+      {queue_->queue(), compare_->kernel}};
+  for (size_t i = 0; i < streams_.size(); ++i) {
+    compare_objects.emplace_back(streams_[i]->queue(), stream_kernels_[2 * i + 1]->kernel);
+  }
+  const auto is_compare = [&](const KernelEnqueue& e) {
+    return std::find(compare_objects.begin(), compare_objects.end(),
+                     std::pair{e.queue, e.kernel}) != compare_objects.end();
+  };
+  std::vector<const KernelEnqueue*> compares;
+  for (const KernelEnqueue& e : kernel_enqueues) {
+    if (is_compare(e)) compares.push_back(&e);
+  }
+  ASSERT_EQ(compares.size(), 12u);
+  const cl_event run_zero_saved = compares[0]->event;
+  ASSERT_EQ(compares[0]->queue, queue_->queue());
+  for (uint32_t run = 1; run < 12; ++run) {
+    const KernelEnqueue& e = *compares[run];
+    const std::vector<cl_event>& w = e.waits;
+    if (run % 4 == 0) {
+      EXPECT_EQ(e.queue, queue_->queue()) << run;
+      continue;  // In order after the fill and run 0 in the same queue.
+    }
+    EXPECT_NE(e.queue, queue_->queue()) << run;
+    // Each stream's run is its first of the submission (4 runs, 4 queues):
+    // its copy waits for the fill of the flags, which the fixture's queue
+    // runs after the upload (an unmap, which a discrete GPU may still be
+    // carrying out when a stream starts); its comparison, in the first
+    // submission, for run 0's.
+    ASSERT_EQ(copies[run].first, e.queue) << run;
+    const std::vector<cl_event>& c = copies[run].second;
+    EXPECT_NE(std::find(c.begin(), c.end(), fills[run / 4]), c.end()) << run;
+    if (run < 4) {
+      EXPECT_NE(std::find(w.begin(), w.end(), run_zero_saved), w.end()) << run;
+    }
+  }
+}
+
+TEST_F(BatchCallCountTest, APerturbedRunInAnotherQueueComesBackWithItsBytes) {
+  // Runs 5 and 6 of 12 over 4 queues and 3 submissions: each run's slot
+  // and flag are its own whichever queue ran it.
+  for (const uint32_t perturbed : {5u, 6u}) {
+    const BatchOutcome batch = run({12, 3}, kBatchSlotBytes, perturbed, 4);
+    expect_reference_outputs(batch);
+    EXPECT_EQ(batch.differing_runs, 1u);
+    ASSERT_EQ(batch.differing.size(), 1u);
+    EXPECT_EQ(batch.differing[0].run, perturbed);
+    BufferSet changed = batch.first_outputs;
+    std::fill(changed.at("o0").begin(), changed.at("o0").begin() + 4, uint8_t{0x5A});
+    EXPECT_EQ(batch.differing[0].outputs, changed);
+  }
 }
 
 TEST_F(BatchCallCountTest, ATinySlotBudgetRunsOneRunASubmissionAlike) {

@@ -119,11 +119,30 @@ class SubBuffers {
   std::vector<cl_mem> held_;
 };
 
-/// The batch on one queue. Every run's outputs live in one packed buffer,
-/// `work`: the runs take turns in it (the queue is in order), each starting
-/// from one copy of `pristine`; after each run the compare kernel saves its
-/// judged outputs (run 0: every output) into its slot and compares them with
-/// run 0's, so that a run is three enqueues and one kernel argument.
+/// Where runs run: a queue, its kernel objects, and one packed buffer of
+/// outputs, `work`, that the queue's runs take turns in.
+struct Area {
+  ClQueue* queue = nullptr;
+  const BuiltKernel* kernel = nullptr;
+  const BuiltKernel* compare = nullptr;
+  cl_mem work = nullptr;
+  /// The sub-buffers of `work` the kernel binds: its outputs, then its
+  /// control word.
+  std::vector<cl_mem> subs;
+  /// Whether a run of the submission under way was enqueued here.
+  bool used = false;
+};
+
+/// The batch over one or more areas (the caller's queue, then its streams).
+/// Run r runs in area r % areas, starting from one copy of `pristine`; after
+/// each run the compare kernel saves its judged outputs (run 0: every
+/// output) into its slot and compares them with run 0's, so that a run is
+/// three enqueues and one kernel argument. The other areas' first
+/// command of a submission (a copy) waits for the flags to be cleared in the
+/// caller's queue, and so for everything before it there, the upload
+/// included; its first comparison of the first submission waits for run 0's
+/// saved outputs. The caller's queue waits for
+/// all areas before the flags are read.
 class Batch {
  public:
   Batch(const OpenClApi& api, ClQueue& queue, BufferPool& pool, const std::string& device_name,
@@ -138,6 +157,7 @@ class Batch {
   /// was abandoned (hung work keeps them).
   ~Batch() {
     if (!queue_.abandoned()) release_kernel_events();
+    if (cleared_ != nullptr && !queue_.abandoned()) api_.clReleaseEvent(cleared_);
   }
   Batch(const Batch&) = delete;
   Batch& operator=(const Batch&) = delete;
@@ -208,7 +228,56 @@ class Batch {
     return fail(resource_status(error), what + on_ + ": " + cl_error_name(error), run);
   }
 
-  BatchOutcome finish() { return finished_batch(std::move(outcome_)); }
+  BatchOutcome finish() {
+    if (outcome_.status != Status::Ok) drain();
+    return finished_batch(std::move(outcome_));
+  }
+
+  /// After a failure, waits for what the other areas still have enqueued,
+  /// since their buffers go back to the caller's pool, which only orders
+  /// later work after the caller's queue; abandons every queue when that
+  /// does not end within a fence timeout a run of a submission.
+  void drain() {
+    if (areas_.size() < 2 || queue_.abandoned()) return;
+    HeldEvent joined{api_};
+    if (join(&joined.event) != CL_SUCCESS) {
+      abandon_all();
+      return;
+    }
+    api_.clFlush(queue_.queue());
+    cl_int status = CL_COMPLETE;
+    const auto deadline = Clock::now() + r_.fence_timeout * chunk_;
+    if (wait_for(api_, joined.event, deadline, status, queue_.spin_wait()) == Wait::TimedOut) {
+      abandon_all();
+    }
+  }
+
+  /// Makes the caller's queue wait for every other area's work enqueued so
+  /// far (a marker in each, a barrier on the caller's queue); `event`, when
+  /// not null, gets the barrier's event.
+  cl_int join(cl_event* event) {
+    std::vector<cl_event> markers;
+    cl_int error = CL_SUCCESS;
+    for (size_t a = 1; a < areas_.size() && error == CL_SUCCESS; ++a) {
+      cl_event marker = nullptr;
+      error = api_.clEnqueueMarkerWithWaitList(areas_[a].queue->queue(), 0, nullptr, &marker);
+      if (marker != nullptr) markers.push_back(marker);
+      api_.clFlush(areas_[a].queue->queue());
+    }
+    if (error == CL_SUCCESS) {
+      error = api_.clEnqueueBarrierWithWaitList(
+          queue_.queue(), static_cast<cl_uint>(markers.size()), markers.data(), event);
+    }
+    for (cl_event marker : markers) api_.clReleaseEvent(marker);
+    return error;
+  }
+
+  /// A hang: no queue of the batch may be released, since work on any of
+  /// them may still use its buffers.
+  void abandon_all() {
+    queue_.abandon();
+    for (Area& area : areas_) area.queue->abandon();
+  }
 
   /// Run 0 keeps slot 0; the runs of a submission take distinct slots
   /// among 1..chunk, reused by the next submission.
@@ -224,7 +293,20 @@ class Batch {
     chunk = std::min<uint64_t>(chunk, max_alloc_ / layout_.bytes);
     chunk_ = static_cast<uint32_t>(std::clamp<uint64_t>(chunk, 1, kMaxRunsPerSubmission));
     slots_ = runs_ == 1 ? 1 : chunk_ + 1;
+    // An area per stream while their packed buffers stay within the slots'
+    // budget, and no more than a submission has runs.
+    uint64_t areas = 1 + r_.streams.size();
+    areas = std::min<uint64_t>(areas, chunk_);
+    areas = std::min<uint64_t>(areas, std::max<uint64_t>(r_.slot_budget_bytes / layout_.bytes, 1));
+    areas_.resize(areas);
+    for (size_t a = 0; a < areas; ++a) {
+      areas_[a].queue = a == 0 ? &queue_ : &r_.streams[a - 1].queue;
+      areas_[a].kernel = a == 0 ? &r_.kernel : &r_.streams[a - 1].kernel;
+      areas_[a].compare = a == 0 ? &r_.compare : &r_.streams[a - 1].compare;
+    }
   }
+
+  Area& area_of(uint32_t run) { return areas_[run % areas_.size()]; }
 
   bool take(uint64_t bytes, cl_mem& into) {
     cl_int error = CL_SUCCESS;
@@ -232,28 +314,34 @@ class Batch {
     return into != nullptr || fail_call(error, "cannot allocate a buffer");
   }
 
-  /// The buffers, and the sub-buffers of `work_` the kernel binds.
+  /// The buffers, and the sub-buffers of each area's `work` its kernel binds.
   bool allocate() {
     for (ResidentInput& input : inputs_) {
       if (!take(input.size, input.buffer)) return false;
     }
     const uint64_t status_words = (r_.iface.has_control_buffer ? 2 : 1) * uint64_t{slots_};
-    if (!take(layout_.bytes, pristine_) || !take(layout_.bytes, work_) ||
-        !take(layout_.bytes, first_) || !take((slots_ - 1) * layout_.bytes, others_) ||
-        !take(8 * table_.size(), table_buffer_) || !take(4 * status_words, status_)) {
+    if (!take(layout_.bytes, pristine_) || !take(layout_.bytes, first_) ||
+        !take((slots_ - 1) * layout_.bytes, others_) || !take(8 * table_.size(), table_buffer_) ||
+        !take(4 * status_words, status_)) {
       return false;
     }
-    for (const PackedOutput& output : layout_.outputs) {
-      if (!sub_buffer(output.offset, output.device_bytes)) return false;
+    for (Area& area : areas_) {
+      if (!take(layout_.bytes, area.work)) return false;
+      for (const PackedOutput& output : layout_.outputs) {
+        if (!sub_buffer(area, output.offset, output.device_bytes)) return false;
+      }
+      if (layout_.control_offset && !sub_buffer(area, *layout_.control_offset, kControlBytes)) {
+        return false;
+      }
     }
-    return !layout_.control_offset || sub_buffer(*layout_.control_offset, kControlBytes);
+    return true;
   }
 
-  bool sub_buffer(uint64_t offset, uint64_t bytes) {
+  bool sub_buffer(Area& area, uint64_t offset, uint64_t bytes) {
     cl_int error = CL_SUCCESS;
-    const cl_mem sub = subs_.make(work_, offset, bytes, error);
+    const cl_mem sub = subs_.make(area.work, offset, bytes, error);
     if (sub == nullptr) return fail_call(error, "clCreateSubBuffer");
-    work_subs_.push_back(sub);
+    area.subs.push_back(sub);
     return true;
   }
 
@@ -274,7 +362,7 @@ class Batch {
         return true;
       case Wait::TimedOut:
         unmap(regions);
-        queue_.abandon();
+        abandon_all();
         return fail(Status::Timeout,
                     what + " did not finish within " + std::to_string(r_.fence_timeout.count()) +
                         " ms a run" + on_ + "; its queue is abandoned and a new one will be made",
@@ -320,8 +408,6 @@ class Batch {
   /// The arguments no run changes: the program's every argument and the
   /// compare kernel's all but the slot.
   bool set_fixed_arguments() {
-    const cl_kernel kernel = r_.kernel.kernel;
-    r_.kernel.arguments.forget();  // Set here, not through it.
     std::vector<uint32_t> counts;
     for (const KernelBuffer& b : r_.iface.buffers) {
       counts.push_back(
@@ -331,27 +417,38 @@ class Batch {
     const auto set = [&](cl_kernel k, cl_uint index, size_t size, const void* value) {
       if (error == CL_SUCCESS) error = api_.clSetKernelArg(k, index, size, value);
     };
-    for (size_t i = 0; i < counts.size(); ++i) {
-      // The runtime's seeded bugs apply to batches as to single dispatches.
-      const cl_uint count = count_argument(counts.data(), i);
-      set(kernel, r_.iface.count_arg(i), sizeof count, &count);
+    for (const Area& area : areas_) {
+      const cl_kernel kernel = area.kernel->kernel;
+      area.kernel->arguments.forget();  // Set here, not through it.
+      for (size_t i = 0; i < counts.size(); ++i) {
+        // The runtime's seeded bugs apply to batches as to single dispatches.
+        const cl_uint count = count_argument(counts.data(), i);
+        set(kernel, r_.iface.count_arg(i), sizeof count, &count);
+      }
+      for (const ResidentInput& input : inputs_) {
+        set(kernel, r_.iface.pointer_arg(input.arg), sizeof(cl_mem), &input.buffer);
+      }
+      for (size_t i = 0; i < output_args_.size(); ++i) {
+        set(kernel, r_.iface.pointer_arg(output_args_[i]), sizeof(cl_mem), &area.subs[i]);
+      }
+      if (layout_.control_offset) {
+        set(kernel, r_.iface.control_arg(), sizeof(cl_mem), &area.subs.back());
+      }
+      set_compare_arguments(area, set);
     }
-    for (const ResidentInput& input : inputs_) {
-      set(kernel, r_.iface.pointer_arg(input.arg), sizeof(cl_mem), &input.buffer);
-    }
-    for (size_t i = 0; i < output_args_.size(); ++i) {
-      set(kernel, r_.iface.pointer_arg(output_args_[i]), sizeof(cl_mem), &work_subs_[i]);
-    }
-    if (layout_.control_offset) {
-      set(kernel, r_.iface.control_arg(), sizeof(cl_mem), &work_subs_.back());
-    }
-    const cl_kernel compare = r_.compare.kernel;
+    return error == CL_SUCCESS || fail_call(error, "clSetKernelArg");
+  }
+
+  /// The compare kernel's arguments in `area` but the slot, through `set`.
+  template <typename Set>
+  void set_compare_arguments(const Area& area, const Set& set) {
+    const cl_kernel compare = area.compare->kernel;
     const cl_uint entries = static_cast<cl_uint>(table_.size() / kCompareEntryWords);
     const cl_ulong stride = layout_.bytes / 4;
     const cl_uint slots = slots_;
     const cl_uint control = layout_.control_offset ? 1 : 0;
     const cl_ulong control_word = layout_.control_offset.value_or(0) / 4;
-    set(compare, kWork, sizeof(cl_mem), &work_);
+    set(compare, kWork, sizeof(cl_mem), &area.work);
     set(compare, kFirst, sizeof(cl_mem), &first_);
     set(compare, kOthers, sizeof(cl_mem), &others_);
     set(compare, kTable, sizeof(cl_mem), &table_buffer_);
@@ -365,16 +462,18 @@ class Batch {
     // saturation case's comparison took 50 times as long on PoCL.
     const cl_uint contiguous = cpu_ ? 1 : 0;
     set(compare, kContiguous, sizeof contiguous, &contiguous);
-    return error == CL_SUCCESS || fail_call(error, "clSetKernelArg");
   }
 
-  /// Enqueues run `run`: fresh outputs, the kernel, and the comparison that
-  /// saves its outputs and control word.
-  bool enqueue_run(uint32_t run) {
-    const uint32_t slot = slot_of(run);
-    const cl_command_queue q = queue_.queue();
-    if (cl_int error =
-            api_.clEnqueueCopyBuffer(q, pristine_, work_, 0, 0, layout_.bytes, 0, nullptr, nullptr);
+  /// Enqueues run `run` in its area: fresh outputs (after `copy_waits`),
+  /// the kernel, and the comparison that saves its outputs and control word
+  /// (after `compare_waits`).
+  bool enqueue_run(uint32_t run, const std::vector<cl_event>& copy_waits,
+                   const std::vector<cl_event>& compare_waits) {
+    Area& area = area_of(run);
+    const cl_command_queue q = area.queue->queue();
+    if (cl_int error = api_.clEnqueueCopyBuffer(
+            q, pristine_, area.work, 0, 0, layout_.bytes, static_cast<cl_uint>(copy_waits.size()),
+            copy_waits.empty() ? nullptr : copy_waits.data(), nullptr);
         error != CL_SUCCESS) {
       return fail_call(error, "fresh outputs for a run", run);
     }
@@ -387,39 +486,40 @@ class Batch {
     const std::array<size_t, 3> seeded =
         global_size({global[0], global[1], global[2]}, {local[0], local[1], local[2]});
     std::copy(seeded.begin(), seeded.end(), global);
-    if (cl_int error = api_.clEnqueueNDRangeKernel(q, r_.kernel.kernel, 3, nullptr, global, local,
-                                                   0, nullptr, timed_kernel());
+    if (cl_int error = api_.clEnqueueNDRangeKernel(q, area.kernel->kernel, 3, nullptr, global,
+                                                   local, 0, nullptr, timed_kernel());
         error != CL_SUCCESS) {
       return fail_call(error, "clEnqueueNDRangeKernel", run);
     }
-    if (r_.perturbed_run == run) perturb();
-    return compare(run, slot);
+    if (r_.perturbed_run == run) perturb(area);
+    return compare(run, area, compare_waits);
   }
 
   /// Test only: word 0 of the first output with bytes overwritten.
-  void perturb() {
+  void perturb(const Area& area) {
     for (const PackedOutput& output : layout_.outputs) {
       if (output.host_bytes < 4) continue;
       const cl_uint pattern = 0x5A5A5A5A;
-      api_.clEnqueueFillBuffer(queue_.queue(), work_, &pattern, sizeof pattern, output.offset, 4, 0,
-                               nullptr, nullptr);
+      api_.clEnqueueFillBuffer(area.queue->queue(), area.work, &pattern, sizeof pattern,
+                               output.offset, 4, 0, nullptr, nullptr);
       return;
     }
   }
 
   /// Saves the run's outputs into its slot and compares them with run 0's,
-  /// setting flag `slot` on a difference.
-  bool compare(uint32_t run, uint32_t slot) {
-    const cl_uint index = slot;
+  /// setting the slot's flag on a difference.
+  bool compare(uint32_t run, const Area& area, const std::vector<cl_event>& waits) {
+    const cl_uint index = slot_of(run);
     const uint64_t words = std::max<uint64_t>(compared_words(layout_), 1);
     const size_t groups = static_cast<size_t>(
         std::min<uint64_t>((words + kCompareGroup - 1) / kCompareGroup, kMaxCompareGroups));
     const size_t global = groups * kCompareGroup;
     const size_t local = kCompareGroup;
-    cl_int error = api_.clSetKernelArg(r_.compare.kernel, kSlot, sizeof index, &index);
+    cl_int error = api_.clSetKernelArg(area.compare->kernel, kSlot, sizeof index, &index);
     if (error == CL_SUCCESS) {
-      error = api_.clEnqueueNDRangeKernel(queue_.queue(), r_.compare.kernel, 1, nullptr, &global,
-                                          &local, 0, nullptr, timed_kernel());
+      error = api_.clEnqueueNDRangeKernel(area.queue->queue(), area.compare->kernel, 1, nullptr,
+                                          &global, &local, static_cast<cl_uint>(waits.size()),
+                                          waits.empty() ? nullptr : waits.data(), timed_kernel());
     }
     return error == CL_SUCCESS || fail_call(error, "comparing a run with run 0", run);
   }
@@ -434,13 +534,9 @@ class Batch {
   /// Adds the finished submission's kernel times (runs and comparisons) to
   /// the batch's device time, and releases their events.
   void add_kernel_times(bool first_submission) {
-    std::optional<double> sum = 0.0;
-    for (cl_event event : kernel_events_) {
-      if (event == nullptr) continue;
-      sum = add_device_ms(sum, profiled_ms(api_, event), false);
-    }
+    const std::optional<double> busy = busy_ms(api_, kernel_events_);
     release_kernel_events();
-    outcome_.timing.device_ms = add_device_ms(outcome_.timing.device_ms, sum, first_submission);
+    outcome_.timing.device_ms = add_device_ms(outcome_.timing.device_ms, busy, first_submission);
   }
 
   void release_kernel_events() {
@@ -453,19 +549,40 @@ class Batch {
   /// Enqueues runs [first, end), waits once, and judges them.
   bool run_chunk(uint32_t first, uint32_t end) {
     const cl_uint zero = 0;
-    if (cl_int error = api_.clEnqueueFillBuffer(queue_.queue(), status_, &zero, sizeof zero, 0,
-                                                4 * size_t{slots_}, 0, nullptr, nullptr);
+    const bool streams = areas_.size() > 1;
+    if (cl_int error =
+            api_.clEnqueueFillBuffer(queue_.queue(), status_, &zero, sizeof zero, 0,
+                                     4 * size_t{slots_}, 0, nullptr, streams ? &cleared_ : nullptr);
         error != CL_SUCCESS) {
       return fail_call(error, "clearing the comparison flags", first);
     }
+    for (Area& area : areas_) area.used = false;
+    // What another area's first copy waits for: the cleared flags (in the
+    // caller's queue after the upload); its first comparison, in the first
+    // submission: run 0's saved outputs (its comparison, the last kernel
+    // event once run 0 is enqueued).
+    const std::vector<cl_event> cleared{cleared_};
+    std::vector<cl_event> saved;
+    const std::vector<cl_event> none;
     for (uint32_t run = first; run < end; ++run) {
-      if (!enqueue_run(run)) return false;
+      Area& area = area_of(run);
+      const bool first_here = !area.used && &area != &areas_[0];
+      area.used = true;
+      if (!enqueue_run(run, first_here ? cleared : none, first_here ? saved : none)) return false;
+      if (run == 0 && streams) saved.push_back(kernel_events_.back());
+    }
+    if (streams) {
+      if (cl_int error = join(nullptr); error != CL_SUCCESS) {
+        return fail_call(error, "clEnqueueBarrierWithWaitList", first);
+      }
     }
     const size_t status_words = (layout_.control_offset ? 2 : 1) * size_t{slots_};
     std::vector<MappedRegion> status = {{status_, 4 * status_words}};
     const auto deadline = Clock::now() + r_.fence_timeout * (end - first);
     if (!map(status, CL_MAP_READ, "the runs", deadline, first)) return false;
     add_kernel_times(first == 0);
+    if (cleared_ != nullptr) api_.clReleaseEvent(cleared_);
+    cleared_ = nullptr;
     std::vector<uint32_t> words(status_words);
     std::memcpy(words.data(), status[0].host, 4 * status_words);
     unmap(status);
@@ -545,9 +662,10 @@ class Batch {
   std::vector<uint64_t> table_;
   /// The outputs' initial bytes (and a zero control word), packed.
   cl_mem pristine_ = nullptr;
-  /// Where every run runs; work_subs_ are its outputs and control word.
-  cl_mem work_ = nullptr;
-  std::vector<cl_mem> work_subs_;
+  /// Where the runs run: the caller's queue, then the streams used.
+  std::vector<Area> areas_;
+  /// The event of the submission's clearing of the flags, with streams.
+  cl_event cleared_ = nullptr;
   /// Run 0's outputs, and the other slots' judged outputs, `layout_.bytes` a slot.
   cl_mem first_ = nullptr;
   cl_mem others_ = nullptr;

@@ -3,13 +3,15 @@
 // packed into one buffer, made fresh by one device copy from a pristine
 // copy, and saved and compared with run 0 on the device by one small
 // kernel, so that a run is three enqueues and only run 0's outputs, the
-// flags and the differing runs cross to the host. Design: DESIGN.md
-// ("Batched runs").
+// flags and the differing runs cross to the host. Runs may spread over
+// several queues (streams), each with its own packed buffer, to run side by
+// side. Design: DESIGN.md ("Batched runs").
 #pragma once
 
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "backends/backend.h"
 #include "backends/opencl/buffer_pool.h"
@@ -29,6 +31,15 @@ inline constexpr uint64_t kBatchSlotBytes = uint64_t{64} << 20;
 /// flag when a judged one differs from run 0's (batch_run.cc).
 extern const char* const kCompareKernelSource;
 
+/// One more in-order queue of the batch's context, with kernel objects of its
+/// own of the program's kernel and the compare kernel (two queues never set
+/// arguments on one kernel object).
+struct BatchStream {
+  ClQueue& queue;
+  const BuiltKernel& kernel;
+  const BuiltKernel& compare;
+};
+
 /// What run_batch needs; the inputs passed check_inputs and exceeded_limit.
 struct BatchRequest {
   const BuiltKernel& kernel;
@@ -43,6 +54,10 @@ struct BatchRequest {
   /// Test only: after this run, word 0 of its first read_write buffer is
   /// overwritten on the device, as a nondeterministic program might.
   std::optional<uint32_t> perturbed_run;
+  /// Queues beside the caller's that the runs spread over, each run with
+  /// its own copy of the outputs, so that a GPU may run them side by side;
+  /// empty: every run in the caller's queue, one after another.
+  std::vector<BatchStream> streams;
 };
 
 /// Runs the batch with buffers from `pool`; when a run's packed outputs pass

@@ -2,8 +2,8 @@
 // bytes and statuses as single dispatches and the reference interpreter on
 // the spec-table and execution-model cases, fresh outputs for every run, a
 // differing run reported with its bytes (scratch buffers neither compared
-// nor returned), failures per run; and the disk cache seen through the
-// backend.
+// nor returned), failures per run, also with the runs spread over four
+// queues; and the disk cache seen through the backend.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -207,6 +207,75 @@ TEST(OpenClBatch, BadInputsAreAnErrorNotACrash) {
   EXPECT_EQ(batch.status, Status::Error);
   EXPECT_NE(batch.message.find("`in`"), std::string::npos) << batch.message;
   EXPECT_EQ(batch.dispatches, 0u);
+}
+
+/// A backend whose batches spread their runs over four queues, as on a GPU
+/// (kBatchQueues), whatever the device.
+OpenClBackend& four_queue_backend() {
+  static OpenClBackend backend{[] {
+    BackendOptions options;
+    options.batch_queues = 4;
+    return options;
+  }()};
+  return backend;
+}
+
+TEST(OpenClBatchOverFourQueues, CasesMatchSingleDispatchesAndTheReference) {
+  std::vector<TestCase> cases = reference::spec_table_cases();
+  const std::vector<TestCase> model = reference::execution_model_cases();
+  cases.insert(cases.end(), model.begin(), model.end());
+  ASSERT_FALSE(cases.empty());
+  EXPECT_EQ(expect_batches_match(four_queue_backend(), cases), static_cast<int>(cases.size()));
+}
+
+TEST(OpenClBatchOverFourQueues, EveryRunStartsFromFreshOutputs) {
+  OpenClBackend& backend = four_queue_backend();
+  auto program = compiled_ok(backend, kCounter);
+  ASSERT_TRUE(program);
+  for (const BatchOptions& options :
+       {BatchOptions{2, 1}, BatchOptions{10, 1}, BatchOptions{100, 3}, BatchOptions{7, 7}}) {
+    const BatchOutcome batch = backend.dispatch_runs(*program, {{"out", words({5})}}, {}, options);
+    ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+    EXPECT_EQ(batch.first_outputs, (BufferSet{{"out", words({69})}}));
+    EXPECT_EQ(batch.differing_runs, 0u);
+    EXPECT_EQ(batch.dispatches, options.runs);
+  }
+}
+
+TEST(OpenClBatchOverFourQueues, ADifferingRunInAStreamIsReportedWithItsBytes) {
+  OpenClBackend& backend = four_queue_backend();
+  auto program = compiled_ok(backend, kTimesThree);
+  ASSERT_TRUE(program);
+  backend.perturb_run_for_testing(6);  // Run 6 of 8 in 2 submissions: the third queue.
+  const BatchOutcome batch = backend.dispatch_runs(*program, times_three_inputs(), {}, {8, 2});
+  backend.perturb_run_for_testing(std::nullopt);
+  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
+  EXPECT_EQ(batch.first_outputs.at("out"), times_three_expected(false));
+  EXPECT_EQ(batch.differing_runs, 1u);
+  ASSERT_EQ(batch.differing.size(), 1u);
+  EXPECT_EQ(batch.differing[0].run, 6u);
+  EXPECT_EQ(batch.differing[0].outputs.at("out"), times_three_expected(true));
+}
+
+TEST(OpenClBatchOverFourQueues, ALoopPastItsBudgetFailsTheBatchAndTheLaneGoesOn) {
+  BackendOptions options;
+  options.loop_iteration_budget = 100;
+  options.batch_queues = 4;
+  OpenClBackend backend{options};
+  const Program spinning{{storage("out", 0, BufferAccess::ReadWrite)},
+                         {1, 1, 1},
+                         {loop("i", u32(0), u32(1000), {store("out", u32(0), var("i"))})}};
+  auto program = compiled_ok(backend, spinning);
+  ASSERT_TRUE(program);
+  const BatchOutcome batch = backend.dispatch_runs(*program, {{"out", words({0})}}, {}, {8, 2});
+  EXPECT_EQ(batch.status, Status::Timeout) << batch.message;
+  EXPECT_EQ(batch.failed_run, 0u);
+  auto counter = compiled_ok(backend, kCounter);
+  ASSERT_TRUE(counter);
+  const BatchOutcome after = backend.dispatch_runs(*counter, {{"out", words({5})}}, {}, {8, 2});
+  ASSERT_EQ(after.status, Status::Ok) << after.message;
+  EXPECT_EQ(after.first_outputs, (BufferSet{{"out", words({69})}}));
+  EXPECT_EQ(after.differing_runs, 0u);
 }
 
 TEST(OpenClDiskCache, ASecondBackendLoadsItsKernelsFromTheCacheFolder) {

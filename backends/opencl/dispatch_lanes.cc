@@ -29,6 +29,10 @@ uint32_t default_dispatch_lanes(cl_device_type type, unsigned host_cores) {
   return std::clamp<uint32_t>(host_cores, 1, kMaxGpuDispatchLanes);
 }
 
+uint32_t default_batch_queues(cl_device_type type) {
+  return (type & CL_DEVICE_TYPE_GPU) != 0 ? kBatchQueues : 1;
+}
+
 struct LaneContext {
   ContextHandles handles;
   /// Lanes no dispatch holds (DispatchLanes::mutex_); let go before the
@@ -48,6 +52,16 @@ LaneLease::~LaneLease() {
 
 const ContextHandles& LaneLease::handles() const {
   return context_->handles;
+}
+
+Result<Ok> LaneLease::make_streams(size_t count) {
+  while (lane_->streams.size() < count) {
+    Result<std::unique_ptr<ClQueue>> queue =
+        ClQueue::create(owner_->api_, context_->handles.context, owner_->device_);
+    if (!queue.ok()) return queue.error();
+    lane_->streams.push_back(std::move(*queue));
+  }
+  return Ok{};
 }
 
 DispatchLanes::DispatchLanes(const OpenClApi& api, const ClDevice& device, DiskCache* disk,
@@ -118,8 +132,14 @@ void DispatchLanes::give_back(std::shared_ptr<LaneContext> context,
   std::lock_guard lock(mutex_);
   const bool hung = lane->queue->abandoned();
   if (hung || status == Status::DeviceLost) {
-    // The pool releases nothing on an abandoned queue, which stays here.
-    if (hung) abandoned_.push_back(std::move(lane->queue));
+    // The pool releases nothing on an abandoned queue, which stays here, as
+    // do the streams (a batch abandons them with its queue).
+    if (hung) {
+      abandoned_.push_back(std::move(lane->queue));
+      for (std::unique_ptr<ClQueue>& stream : lane->streams) {
+        if (stream->abandoned()) abandoned_.push_back(std::move(stream));
+      }
+    }
     dropped_lane = std::move(lane);
     if (current_ == context) dropped_context = std::move(current_);
   } else if (current_ == context) {

@@ -6,6 +6,8 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace vyre::opencl {
 namespace {
@@ -87,6 +89,32 @@ Status resource_status(cl_int error) {
 
 std::optional<double> profiled_ms(const OpenClApi& api, cl_event event) {
   return profiled_span(api, event, event);
+}
+
+std::optional<double> busy_ms(const OpenClApi& api, std::span<const cl_event> events) {
+  std::vector<std::pair<cl_ulong, cl_ulong>> intervals;
+  for (cl_event event : events) {
+    if (event == nullptr) continue;
+    cl_ulong start = 0;
+    cl_ulong end = 0;
+    if (api.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                    nullptr) != CL_SUCCESS ||
+        api.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+            CL_SUCCESS ||
+        end < start) {
+      return std::nullopt;
+    }
+    intervals.emplace_back(start, end);
+  }
+  std::sort(intervals.begin(), intervals.end());
+  cl_ulong busy = 0;
+  cl_ulong covered = 0;  // End of the union so far.
+  for (const auto& [start, end] : intervals) {
+    const cl_ulong from = std::max(start, covered);
+    if (end > from) busy += end - from;
+    covered = std::max(covered, end);
+  }
+  return static_cast<double>(busy) / 1e6;
 }
 
 std::optional<double> profiled_span(const OpenClApi& api, cl_event first, cl_event last) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <span>
 
 #include "backends/backend.h"
 #include "backends/opencl/opencl_api.h"
@@ -31,6 +32,13 @@ std::optional<double> profiled_ms(const OpenClApi& api, cl_event event);
 /// milliseconds (commands run in order on one queue); nullopt when either is
 /// not profiled.
 std::optional<double> profiled_span(const OpenClApi& api, cl_event first, cl_event last);
+
+/// How long the device was busy with at least one of the finished commands
+/// of `events` (null entries skipped), in milliseconds: the union of their
+/// start-to-end intervals, so that commands of several queues running side
+/// by side count once and commands of one queue their sum; nullopt when one
+/// is not profiled.
+std::optional<double> busy_ms(const OpenClApi& api, std::span<const cl_event> events);
 
 /// Status of a failed allocation or enqueue: NotSupported when the device
 /// lacks memory or resources, Error otherwise.

@@ -139,8 +139,10 @@ struct OpenClBackend::Ready {
   /// Handed back (with the dispatch's status, LaneLease::done) when the
   /// dispatch is over.
   std::optional<LaneLease> lease;
-  /// The lane's kernel object (kernel_for_lane).
+  /// The lane's kernel object (kernel_for_lane), and the kernel cache's,
+  /// whose other objects the lane's streams use.
   std::shared_ptr<const BuiltKernel> kernel;
+  std::shared_ptr<const BuiltKernel> shared;
   double setup_ms = 0;
 };
 
@@ -173,9 +175,11 @@ Result<OpenClBackend::Ready> OpenClBackend::ready(const CompiledProgram& compile
     status = Status::CompileError;
     return kernel.error();
   }
-  Result<std::shared_ptr<const BuiltKernel>> mine = kernel_for_lane(*kernel, r.lease->lane().index);
+  Result<std::shared_ptr<const BuiltKernel>> mine =
+      kernel_for_lane(*kernel, kernel_object_index(r.lease->lane(), 0));
   if (!mine.ok()) return Error{mine.error().message + " on " + device.capabilities.device_name};
   r.kernel = *mine;
+  r.shared = *kernel;
   r.setup_ms = built ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                                  setup_start)
                            .count()
@@ -221,22 +225,42 @@ BatchOutcome OpenClBackend::dispatch_runs(const CompiledProgram& compiled, const
   bool built = false;
   Result<std::shared_ptr<const BuiltKernel>> compare =
       r->lease->handles().kernels->get(kCompareKernelSource, built);
-  if (compare.ok()) compare = kernel_for_lane(*compare, lane.index);
-  if (!compare.ok()) {
+  Result<std::shared_ptr<const BuiltKernel>> lane_compare = compare;
+  if (compare.ok()) lane_compare = kernel_for_lane(*compare, kernel_object_index(lane, 0));
+  if (!lane_compare.ok()) {
     outcome.status = Status::Error;
-    outcome.message = "the comparison kernel was not built: " + compare.error().message;
+    outcome.message = "the comparison kernel was not built: " + lane_compare.error().message;
     return outcome;
   }
   const ClDevice& device = *state_->device;
-  const BatchRequest request{*r->kernel,
-                             **compare,
-                             r->program->lowered().iface,
-                             inputs,
-                             grid,
-                             options,
-                             state_->options.fence_timeout,
-                             kBatchSlotBytes,
-                             state_->perturbed_run};
+  BatchRequest request{*r->kernel,
+                       **lane_compare,
+                       r->program->lowered().iface,
+                       inputs,
+                       grid,
+                       options,
+                       state_->options.fence_timeout,
+                       kBatchSlotBytes,
+                       state_->perturbed_run,
+                       {}};
+  // Kernel objects of the streams, alive until the batch is over.
+  std::vector<std::shared_ptr<const BuiltKernel>> stream_kernels;
+  const uint32_t queues =
+      std::min(state_->options.batch_queues != 0 ? state_->options.batch_queues
+                                                 : default_batch_queues(device.type),
+               kBatchQueues);
+  if (queues > 1 && options.runs > 1 && r->lease->make_streams(queues - 1).ok()) {
+    for (size_t stream = 1; stream < queues; ++stream) {
+      const size_t index = kernel_object_index(lane, stream);
+      Result<std::shared_ptr<const BuiltKernel>> kernel = kernel_for_lane(r->shared, index);
+      Result<std::shared_ptr<const BuiltKernel>> comparison = kernel_for_lane(*compare, index);
+      // A stream without kernel objects is left out: fewer side by side.
+      if (!kernel.ok() || !comparison.ok()) break;
+      stream_kernels.push_back(*kernel);
+      stream_kernels.push_back(*comparison);
+      request.streams.push_back({*lane.streams[stream - 1], **kernel, **comparison});
+    }
+  }
   outcome =
       run_batch(*state_->api, *lane.queue, *lane.buffers, device.capabilities.device_name, request);
   outcome.timing.setup_ms = r->setup_ms;
