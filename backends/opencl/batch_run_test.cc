@@ -108,19 +108,24 @@ ByteBuffer times_three_expected(bool perturbed) {
   return words(out);
 }
 
-TEST(OpenClBatch, ADifferingRunIsReportedWithItsBytes) {
-  OpenClBackend& backend = testing::shared_backend();
+/// 8 runs of kTimesThree in 2 submissions on `backend`, run `perturbed`
+/// overwritten: it alone comes back, with its bytes.
+void expect_perturbed_run_reported(OpenClBackend& backend, uint32_t perturbed) {
   auto program = compiled_ok(backend, kTimesThree);
   ASSERT_TRUE(program);
-  backend.perturb_run_for_testing(5);
+  backend.perturb_run_for_testing(perturbed);
   const BatchOutcome batch = backend.dispatch_runs(*program, times_three_inputs(), {}, {8, 2});
   backend.perturb_run_for_testing(std::nullopt);
   ASSERT_EQ(batch.status, Status::Ok) << batch.message;
   EXPECT_EQ(batch.first_outputs.at("out"), times_three_expected(false));
   EXPECT_EQ(batch.differing_runs, 1u);
   ASSERT_EQ(batch.differing.size(), 1u);
-  EXPECT_EQ(batch.differing[0].run, 5u);
+  EXPECT_EQ(batch.differing[0].run, perturbed);
   EXPECT_EQ(batch.differing[0].outputs.at("out"), times_three_expected(true));
+}
+
+TEST(OpenClBatch, ADifferingRunIsReportedWithItsBytes) {
+  expect_perturbed_run_reported(testing::shared_backend(), 5);
 }
 
 TEST(OpenClBatch, ADifferingRunZeroMakesEveryOtherRunDiffer) {
@@ -183,19 +188,32 @@ TEST(OpenClBatch, ARunDifferingInAJudgedBufferComesBackWithoutScratch) {
   EXPECT_EQ(batch.differing[0].outputs, (BufferSet{{"a", two_outputs_a(true)}}));
 }
 
-TEST(OpenClBatch, ALoopPastItsBudgetFailsTheBatch) {
+/// Options with a loop budget of 100 iterations and batches over `queues`
+/// queues (0: the backend's choice).
+BackendOptions hundred_iteration_budget(uint32_t queues) {
   BackendOptions options;
   options.loop_iteration_budget = 100;
-  OpenClBackend backend{options};
+  options.batch_queues = queues;
+  return options;
+}
+
+/// A batch of `runs` runs of a 1000-iteration loop on a backend made with
+/// hundred_iteration_budget: the batch fails with Timeout at run 0.
+void expect_loop_past_budget_fails(OpenClBackend& backend, uint32_t runs) {
   const Program spinning{{storage("out", 0, BufferAccess::ReadWrite)},
                          {1, 1, 1},
                          {loop("i", u32(0), u32(1000), {store("out", u32(0), var("i"))})}};
   auto program = compiled_ok(backend, spinning);
   ASSERT_TRUE(program);
-  const BatchOutcome batch = backend.dispatch_runs(*program, {{"out", words({0})}}, {}, {4, 2});
+  const BatchOutcome batch = backend.dispatch_runs(*program, {{"out", words({0})}}, {}, {runs, 2});
   EXPECT_EQ(batch.status, Status::Timeout) << batch.message;
   EXPECT_EQ(batch.failed_run, 0u);
   EXPECT_TRUE(batch.first_outputs.empty());
+}
+
+TEST(OpenClBatch, ALoopPastItsBudgetFailsTheBatch) {
+  OpenClBackend backend{hundred_iteration_budget(0)};
+  expect_loop_past_budget_fails(backend, 4);
 }
 
 TEST(OpenClBatch, BadInputsAreAnErrorNotACrash) {
@@ -243,33 +261,13 @@ TEST(OpenClBatchOverFourQueues, EveryRunStartsFromFreshOutputs) {
 }
 
 TEST(OpenClBatchOverFourQueues, ADifferingRunInAStreamIsReportedWithItsBytes) {
-  OpenClBackend& backend = four_queue_backend();
-  auto program = compiled_ok(backend, kTimesThree);
-  ASSERT_TRUE(program);
-  backend.perturb_run_for_testing(6);  // Run 6 of 8 in 2 submissions: the third queue.
-  const BatchOutcome batch = backend.dispatch_runs(*program, times_three_inputs(), {}, {8, 2});
-  backend.perturb_run_for_testing(std::nullopt);
-  ASSERT_EQ(batch.status, Status::Ok) << batch.message;
-  EXPECT_EQ(batch.first_outputs.at("out"), times_three_expected(false));
-  EXPECT_EQ(batch.differing_runs, 1u);
-  ASSERT_EQ(batch.differing.size(), 1u);
-  EXPECT_EQ(batch.differing[0].run, 6u);
-  EXPECT_EQ(batch.differing[0].outputs.at("out"), times_three_expected(true));
+  // Run 6 of 8 in 2 submissions: the third queue.
+  expect_perturbed_run_reported(four_queue_backend(), 6);
 }
 
 TEST(OpenClBatchOverFourQueues, ALoopPastItsBudgetFailsTheBatchAndTheLaneGoesOn) {
-  BackendOptions options;
-  options.loop_iteration_budget = 100;
-  options.batch_queues = 4;
-  OpenClBackend backend{options};
-  const Program spinning{{storage("out", 0, BufferAccess::ReadWrite)},
-                         {1, 1, 1},
-                         {loop("i", u32(0), u32(1000), {store("out", u32(0), var("i"))})}};
-  auto program = compiled_ok(backend, spinning);
-  ASSERT_TRUE(program);
-  const BatchOutcome batch = backend.dispatch_runs(*program, {{"out", words({0})}}, {}, {8, 2});
-  EXPECT_EQ(batch.status, Status::Timeout) << batch.message;
-  EXPECT_EQ(batch.failed_run, 0u);
+  OpenClBackend backend{hundred_iteration_budget(4)};
+  expect_loop_past_budget_fails(backend, 8);
   auto counter = compiled_ok(backend, kCounter);
   ASSERT_TRUE(counter);
   const BatchOutcome after = backend.dispatch_runs(*counter, {{"out", words({5})}}, {}, {8, 2});

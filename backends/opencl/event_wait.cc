@@ -48,6 +48,22 @@ Wait poll(const OpenClApi& api, cl_event event, Clock::time_point deadline, cl_i
   }
 }
 
+/// The device's start of `first` and end of `last` (nanoseconds); nullopt
+/// when either is not profiled or the end comes first.
+std::optional<std::pair<cl_ulong, cl_ulong>> profiled_interval(const OpenClApi& api, cl_event first,
+                                                               cl_event last) {
+  cl_ulong start = 0;
+  cl_ulong end = 0;
+  if (api.clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                  nullptr) != CL_SUCCESS ||
+      api.clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+          CL_SUCCESS ||
+      end < start) {
+    return std::nullopt;
+  }
+  return std::pair{start, end};
+}
+
 }  // namespace
 
 Wait wait_for(const OpenClApi& api, cl_event event, Clock::time_point deadline, cl_int& status,
@@ -95,16 +111,9 @@ std::optional<double> busy_ms(const OpenClApi& api, std::span<const cl_event> ev
   std::vector<std::pair<cl_ulong, cl_ulong>> intervals;
   for (cl_event event : events) {
     if (event == nullptr) continue;
-    cl_ulong start = 0;
-    cl_ulong end = 0;
-    if (api.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                    nullptr) != CL_SUCCESS ||
-        api.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
-            CL_SUCCESS ||
-        end < start) {
-      return std::nullopt;
-    }
-    intervals.emplace_back(start, end);
+    std::optional<std::pair<cl_ulong, cl_ulong>> interval = profiled_interval(api, event, event);
+    if (!interval) return std::nullopt;
+    intervals.push_back(*interval);
   }
   std::sort(intervals.begin(), intervals.end());
   cl_ulong busy = 0;
@@ -118,16 +127,9 @@ std::optional<double> busy_ms(const OpenClApi& api, std::span<const cl_event> ev
 }
 
 std::optional<double> profiled_span(const OpenClApi& api, cl_event first, cl_event last) {
-  cl_ulong start = 0;
-  cl_ulong end = 0;
-  if (api.clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                  nullptr) != CL_SUCCESS ||
-      api.clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
-          CL_SUCCESS ||
-      end < start) {
-    return std::nullopt;
-  }
-  return static_cast<double>(end - start) / 1e6;
+  std::optional<std::pair<cl_ulong, cl_ulong>> interval = profiled_interval(api, first, last);
+  if (!interval) return std::nullopt;
+  return static_cast<double>(interval->second - interval->first) / 1e6;
 }
 
 }  // namespace vyre::opencl
