@@ -18,10 +18,12 @@
 namespace vyre::opencl {
 
 const char* const kCompareKernelSource =
-    "// Saves one run's packed outputs and compares them with run 0's\n"
+    "// Saves one run's packed outputs, compares them with run 0's and makes\n"
+    "// them fresh (pristine) for the next run in the same buffer\n"
     "// (backends/opencl/batch_run.cc). Every buffer is a separate one.\n"
-    "__kernel void vyre_main(__global const uint* restrict work, __global uint* restrict first,\n"
-    "                        __global uint* restrict others,\n"
+    "__kernel void vyre_main(__global uint* restrict work, __global const uint* restrict "
+    "pristine,\n"
+    "                        __global uint* restrict first, __global uint* restrict others,\n"
     "                        __global const ulong* restrict table, uint entries, ulong stride,\n"
     "                        __global uint* restrict status, uint slots, uint control,\n"
     "                        ulong control_word, uint contiguous, uint slot) {\n"
@@ -32,17 +34,24 @@ const char* const kCompareKernelSource =
     "    const ulong offset = table[4ul * e];\n"
     "    const ulong words = table[4ul * e + 1ul];\n"
     "    const uint last_mask = (uint)table[4ul * e + 2ul];\n"
-    "    if (slot != 0u && table[4ul * e + 3ul] == 0ul) continue;\n"
     "    // The words of this work-item: on a CPU one block (its caches),\n"
     "    // elsewhere every size-th word (coalesced accesses).\n"
     "    const ulong block = contiguous != 0u ? (words + size - 1ul) / size : 1ul;\n"
     "    const ulong begin = contiguous != 0u ? id * block : id;\n"
     "    const ulong end = contiguous != 0u ? min(begin + block, words) : words;\n"
     "    const ulong step = contiguous != 0u ? 1ul : size;\n"
-    "    __global const uint* run = work + offset;\n"
+    "    __global uint* run = work + offset;\n"
+    "    __global const uint* fresh = pristine + offset;\n"
     "    if (slot == 0u) {\n"
     "      __global uint* saved = first + offset;\n"
-    "      for (ulong i = begin; i < end; i += step) saved[i] = run[i];\n"
+    "      for (ulong i = begin; i < end; i += step) {\n"
+    "        saved[i] = run[i];\n"
+    "        run[i] = fresh[i];\n"
+    "      }\n"
+    "      continue;\n"
+    "    }\n"
+    "    if (table[4ul * e + 3ul] == 0ul) {  // Scratch: made fresh, not judged.\n"
+    "      for (ulong i = begin; i < end; i += step) run[i] = fresh[i];\n"
     "      continue;\n"
     "    }\n"
     "    __global const uint* base = first + offset;\n"
@@ -52,10 +61,14 @@ const char* const kCompareKernelSource =
     "      saved[i] = value;\n"
     "      const uint mask = i + 1ul == words ? last_mask : 0xFFFFFFFFu;\n"
     "      differs |= (value ^ base[i]) & mask;\n"
+    "      run[i] = fresh[i];\n"
     "    }\n"
     "  }\n"
     "  if (differs != 0u) atomic_or(&status[slot], 1u);\n"
-    "  if (control != 0u && id == 0ul) status[slots + slot] = work[control_word];\n"
+    "  if (control != 0u && id == 0ul) {\n"
+    "    status[slots + slot] = work[control_word];\n"
+    "    work[control_word] = 0u;\n"
+    "  }\n"
     "}\n";
 
 namespace {
@@ -69,6 +82,7 @@ constexpr size_t kMaxCompareGroups = 1024;
 /// The compare kernel's arguments (kCompareKernelSource), in order.
 enum CompareArg : cl_uint {
   kWork,
+  kPristine,
   kFirst,
   kOthers,
   kTable,
@@ -131,18 +145,21 @@ struct Area {
   std::vector<cl_mem> subs;
   /// Whether a run of the submission under way was enqueued here.
   bool used = false;
+  /// Whether `work` holds the pristine bytes: copied once before the
+  /// area's first run, then restored by each run's comparison.
+  bool primed = false;
 };
 
 /// The batch over one or more areas (the caller's queue, then its streams).
-/// Run r runs in area r % areas, starting from one copy of `pristine`; after
-/// each run the compare kernel saves its judged outputs (run 0: every
-/// output) into its slot and compares them with run 0's, so that a run is
-/// three enqueues and one kernel argument. The other areas' first
-/// command of a submission (a copy) waits for the flags to be cleared in the
-/// caller's queue, and so for everything before it there, the upload
-/// included; its first comparison of the first submission waits for run 0's
-/// saved outputs. The caller's queue waits for
-/// all areas before the flags are read.
+/// Run r runs in area r % areas, starting from the pristine bytes: one copy
+/// before the area's first run, then the previous run's comparison, which
+/// saves its judged outputs (run 0: every output) into its slot, compares
+/// them with run 0's and writes the pristine bytes back, so that a run is
+/// two enqueues and one kernel argument. The other areas' first command of
+/// a submission waits for the flags to be cleared in the caller's queue,
+/// and so for everything before it there, the upload included; their first
+/// comparison of the first submission waits for run 0's saved outputs. The
+/// caller's queue waits for all areas before the flags are read.
 class Batch {
  public:
   Batch(const OpenClApi& api, ClQueue& queue, BufferPool& pool, const std::string& device_name,
@@ -449,6 +466,7 @@ class Batch {
     const cl_uint control = layout_.control_offset ? 1 : 0;
     const cl_ulong control_word = layout_.control_offset.value_or(0) / 4;
     set(compare, kWork, sizeof(cl_mem), &area.work);
+    set(compare, kPristine, sizeof(cl_mem), &pristine_);
     set(compare, kFirst, sizeof(cl_mem), &first_);
     set(compare, kOthers, sizeof(cl_mem), &others_);
     set(compare, kTable, sizeof(cl_mem), &table_buffer_);
@@ -464,18 +482,26 @@ class Batch {
     set(compare, kContiguous, sizeof contiguous, &contiguous);
   }
 
-  /// Enqueues run `run` in its area: fresh outputs (after `copy_waits`),
-  /// the kernel, and the comparison that saves its outputs and control word
-  /// (after `compare_waits`).
-  bool enqueue_run(uint32_t run, const std::vector<cl_event>& copy_waits,
+  /// Enqueues run `run` in its area: before the area's first run, fresh
+  /// outputs; the kernel; and the comparison that saves its outputs and
+  /// control word and makes them fresh again (after `compare_waits`). The
+  /// first command enqueued waits for `first_waits`.
+  bool enqueue_run(uint32_t run, const std::vector<cl_event>& first_waits,
                    const std::vector<cl_event>& compare_waits) {
     Area& area = area_of(run);
     const cl_command_queue q = area.queue->queue();
-    if (cl_int error = api_.clEnqueueCopyBuffer(
-            q, pristine_, area.work, 0, 0, layout_.bytes, static_cast<cl_uint>(copy_waits.size()),
-            copy_waits.empty() ? nullptr : copy_waits.data(), nullptr);
-        error != CL_SUCCESS) {
-      return fail_call(error, "fresh outputs for a run", run);
+    const std::vector<cl_event> none;
+    const std::vector<cl_event>* kernel_waits = &first_waits;
+    if (!area.primed) {
+      if (cl_int error =
+              api_.clEnqueueCopyBuffer(q, pristine_, area.work, 0, 0, layout_.bytes,
+                                       static_cast<cl_uint>(first_waits.size()),
+                                       first_waits.empty() ? nullptr : first_waits.data(), nullptr);
+          error != CL_SUCCESS) {
+        return fail_call(error, "fresh outputs for a run", run);
+      }
+      area.primed = true;
+      kernel_waits = &none;
     }
     size_t global[3];
     size_t local[3];
@@ -486,8 +512,10 @@ class Batch {
     const std::array<size_t, 3> seeded =
         global_size({global[0], global[1], global[2]}, {local[0], local[1], local[2]});
     std::copy(seeded.begin(), seeded.end(), global);
-    if (cl_int error = api_.clEnqueueNDRangeKernel(q, area.kernel->kernel, 3, nullptr, global,
-                                                   local, 0, nullptr, timed_kernel());
+    if (cl_int error = api_.clEnqueueNDRangeKernel(
+            q, area.kernel->kernel, 3, nullptr, global, local,
+            static_cast<cl_uint>(kernel_waits->size()),
+            kernel_waits->empty() ? nullptr : kernel_waits->data(), timed_kernel());
         error != CL_SUCCESS) {
       return fail_call(error, "clEnqueueNDRangeKernel", run);
     }
@@ -557,10 +585,10 @@ class Batch {
       return fail_call(error, "clearing the comparison flags", first);
     }
     for (Area& area : areas_) area.used = false;
-    // What another area's first copy waits for: the cleared flags (in the
-    // caller's queue after the upload); its first comparison, in the first
-    // submission: run 0's saved outputs (its comparison, the last kernel
-    // event once run 0 is enqueued).
+    // What another area's first command of the submission waits for: the
+    // cleared flags (in the caller's queue after the upload); its first
+    // comparison, in the first submission: run 0's saved outputs (its
+    // comparison, the last kernel event once run 0 is enqueued).
     const std::vector<cl_event> cleared{cleared_};
     std::vector<cl_event> saved;
     const std::vector<cl_event> none;

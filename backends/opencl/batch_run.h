@@ -1,9 +1,9 @@
 // Many runs of one dispatch, enqueued together and waited for once per
 // submission: inputs uploaded once and kept resident, every run's outputs
-// packed into one buffer, made fresh by one device copy from a pristine
-// copy, and saved and compared with run 0 on the device by one small
-// kernel, so that a run is three enqueues and only run 0's outputs, the
-// flags and the differing runs cross to the host. Runs may spread over
+// packed into one buffer, and saved, compared with run 0 and made fresh
+// again from a pristine copy on the device by one small kernel, so that a
+// run is two enqueues and only run 0's outputs, the flags and the
+// differing runs cross to the host. Runs may spread over
 // several queues (streams), each with its own packed buffer, to run side by
 // side. Design: DESIGN.md ("Batched runs").
 #pragma once
@@ -27,8 +27,9 @@ inline constexpr uint32_t kMaxRunsPerSubmission = 256;
 inline constexpr uint64_t kBatchSlotBytes = uint64_t{64} << 20;
 
 /// The compare kernel's OpenCL C (built like a program's kernel, under
-/// kKernelName): copies a run's packed outputs into its slot and sets its
-/// flag when a judged one differs from run 0's (batch_run.cc).
+/// kKernelName): copies a run's packed outputs into its slot, sets its flag
+/// when a judged one differs from run 0's, and writes the pristine bytes
+/// back for the next run (batch_run.cc).
 extern const char* const kCompareKernelSource;
 
 /// One more in-order queue of the batch's context, with kernel objects of its

@@ -1,9 +1,11 @@
 // Test support: counts the driver calls made through an OpenClApi, so that a
 // test can bound how many calls a path makes (a deterministic count, where
-// a timing would depend on the machine).
+// a timing would depend on the machine), and times them for people reading
+// where a driver spends a batch's host time.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "backends/opencl/opencl_api.h"
@@ -24,6 +26,11 @@ class CallCounts {
   static uint64_t of(std::string_view name);
   /// Calls of every clEnqueue* entry point since the last reset.
   static uint64_t enqueues();
+  /// Every entry point called since the last reset, a line each, most time
+  /// first: its calls and the host time spent inside them. For people
+  /// measuring a driver (on NVIDIA's, where each call costs microseconds);
+  /// no test judges a time.
+  static std::string table();
 };
 
 }  // namespace vyre::opencl::testing
