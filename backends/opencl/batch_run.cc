@@ -253,9 +253,11 @@ class Batch {
   /// After a failure, waits for what the other areas still have enqueued,
   /// since their buffers go back to the caller's pool, which only orders
   /// later work after the caller's queue; abandons every queue when that
-  /// does not end within a fence timeout a run of a submission.
+  /// does not end within a fence timeout a run of a submission. Not after a
+  /// hang (every queue is abandoned already) or a device loss (the lane and
+  /// its pool are let go, and the context replaced).
   void drain() {
-    if (areas_.size() < 2 || queue_.abandoned()) return;
+    if (areas_.size() < 2 || queue_.abandoned() || outcome_.status == Status::DeviceLost) return;
     HeldEvent joined{api_};
     if (join(&joined.event) != CL_SUCCESS) {
       abandon_all();
@@ -534,8 +536,9 @@ class Batch {
     }
   }
 
-  /// Saves the run's outputs into its slot and compares them with run 0's,
-  /// setting the slot's flag on a difference.
+  /// Saves the run's outputs into its slot, compares them with run 0's
+  /// (setting the slot's flag on a difference) and restores the pristine
+  /// outputs for the area's next run.
   bool compare(uint32_t run, const Area& area, const std::vector<cl_event>& waits) {
     const cl_uint index = slot_of(run);
     const uint64_t words = std::max<uint64_t>(compared_words(layout_), 1);
