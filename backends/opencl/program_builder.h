@@ -78,17 +78,17 @@ struct BuiltKernel {
   friend Result<std::shared_ptr<const BuiltKernel>> kernel_for_lane(
       const std::shared_ptr<const BuiltKernel>& kernel, size_t lane);
   mutable std::mutex lanes_mutex_;  ///< Guards lanes_.
-  /// The kernel objects of dispatch lanes 1, 2, ... (lane i at i - 1; null
-  /// until that lane first dispatches this kernel).
+  /// Kernel objects 1, 2, ... (object i at i - 1; null until first used).
   mutable std::vector<std::shared_ptr<const BuiltKernel>> lanes_;
 };
 
-/// The kernel object of `kernel` that dispatch lane `lane` sets arguments on
-/// and enqueues: lane 0 uses `kernel` itself, every other lane a kernel
-/// object of its own, made from the same program on its first use and kept
-/// as long as `kernel` is. Two threads must never set arguments on one
-/// kernel object (OpenCL 1.2, appendix A.2), and each lane is one
-/// dispatching thread's at a time. Errors: clCreateKernel failed.
+/// Kernel object `lane` of `kernel` (a lane's queue or one of its streams:
+/// kernel_object_index), which sets arguments on and enqueues it: 0 is
+/// `kernel` itself, every other index a kernel object of its own, made from
+/// the same program on its first use and kept as long as `kernel` is. Two
+/// threads must never set arguments on one kernel object (OpenCL 1.2,
+/// appendix A.2), two queues of a batch never share one, and each lane is
+/// one dispatching thread's at a time. Errors: clCreateKernel failed.
 Result<std::shared_ptr<const BuiltKernel>> kernel_for_lane(
     const std::shared_ptr<const BuiltKernel>& kernel, size_t lane);
 
