@@ -329,6 +329,21 @@ TEST_F(BatchCallCountTest, APerturbedRunInAnotherQueueComesBackWithItsBytes) {
   }
 }
 
+TEST_F(BatchCallCountTest, OnlyAKernelsFirstRunOnACpuDeviceMayWaitAFenceTimeoutMore) {
+  // PoCL builds a kernel's work-group function at its first enqueue, inside
+  // the first wait; a GPU's driver has built everything before.
+  const std::chrono::milliseconds fence{10'000};
+  const std::chrono::milliseconds first =
+      (device_.type & CL_DEVICE_TYPE_CPU) != 0 ? fence : std::chrono::milliseconds{0};
+  EXPECT_EQ(queue_->first_run_allowance(*kernel_, fence), first);
+  EXPECT_EQ(queue_->first_run_allowance(*compare_, fence), first);
+  expect_reference_outputs(run({4, 2}));
+  EXPECT_TRUE(kernel_->ran.load());
+  EXPECT_TRUE(compare_->ran.load());
+  EXPECT_EQ(queue_->first_run_allowance(*kernel_, fence), std::chrono::milliseconds{0});
+  EXPECT_EQ(queue_->first_run_allowance(*compare_, fence), std::chrono::milliseconds{0});
+}
+
 TEST_F(BatchCallCountTest, ATinySlotBudgetRunsOneRunASubmissionAlike) {
   const BatchOutcome batch = run({20, 2}, /*slot_budget=*/1);
   expect_reference_outputs(batch);

@@ -365,9 +365,11 @@ class Batch {
   }
 
   /// Maps every region (non-blocking) and waits for the last map, and with
-  /// it (the queue is in order) everything enqueued before.
+  /// it (the queue is in order) everything enqueued before, until `deadline`
+  /// (which includes `allowance` for a first run).
   bool map(std::vector<MappedRegion>& regions, cl_map_flags flags, const std::string& what,
-           Clock::time_point deadline, uint32_t run) {
+           Clock::time_point deadline, uint32_t run,
+           std::chrono::milliseconds allowance = std::chrono::milliseconds{0}) {
     HeldEvent last{api_};
     if (cl_int error = enqueue_maps(api_, queue_.queue(), regions, flags, last);
         error != CL_SUCCESS) {
@@ -384,7 +386,8 @@ class Batch {
         abandon_all();
         return fail(Status::Timeout,
                     what + " did not finish within " + std::to_string(r_.fence_timeout.count()) +
-                        " ms a run" + on_ + "; its queue is abandoned and a new one will be made",
+                        " ms a run" + first_run_note(allowance) + on_ +
+                        "; its queue is abandoned and a new one will be made",
                     run);
       case Wait::Failed:
         unmap(regions);
@@ -609,8 +612,23 @@ class Batch {
     }
     const size_t status_words = (layout_.control_offset ? 2 : 1) * size_t{slots_};
     std::vector<MappedRegion> status = {{status_, 4 * status_words}};
-    const auto deadline = Clock::now() + r_.fence_timeout * (end - first);
-    if (!map(status, CL_MAP_READ, "the runs", deadline, first)) return false;
+    // A first submission may wait longer while a device compiles kernels
+    // that never ran at their first enqueue (ClQueue::first_run_allowance).
+    std::chrono::milliseconds allowance{0};
+    if (first == 0) {
+      for (const Area& area : areas_) {
+        for (const BuiltKernel* kernel : {area.kernel, area.compare}) {
+          allowance =
+              std::max(allowance, area.queue->first_run_allowance(*kernel, r_.fence_timeout));
+        }
+      }
+    }
+    const auto deadline = Clock::now() + r_.fence_timeout * (end - first) + allowance;
+    if (!map(status, CL_MAP_READ, "the runs", deadline, first, allowance)) return false;
+    for (const Area& area : areas_) {
+      area.kernel->ran = true;
+      area.compare->ran = true;
+    }
     add_kernel_times(first == 0);
     if (cleared_ != nullptr) api_.clReleaseEvent(cleared_);
     cleared_ = nullptr;

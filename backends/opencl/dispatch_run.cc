@@ -64,7 +64,8 @@ class Run {
         buffers_(pool, queue),
         on_(" on " + device_name),
         r_(r),
-        deadline_(Clock::now() + r.timeout) {}
+        allowed_(r.timeout + queue.first_run_allowance(r.kernel, r.timeout)),
+        deadline_(Clock::now() + allowed_) {}
 
   DispatchOutcome operator()() {
     DispatchOutcome outcome;
@@ -77,6 +78,7 @@ class Run {
     start = Clock::now();
     std::vector<MappedRegion> regions;
     if (!execute_and_map(regions)) return std::move(failure_);
+    r_.kernel.ran = true;
     outcome.timing.execute_ms = ms_since(start);
     outcome.timing.device_ms = device_ms_;
     start = Clock::now();
@@ -119,7 +121,8 @@ class Run {
     if (ended == Wait::TimedOut) {
       queue_.abandon();
       failure_ = failed(Status::Timeout, failing + " did not finish within " +
-                                             std::to_string(r_.timeout.count()) + " ms" + on_ +
+                                             std::to_string(r_.timeout.count()) + " ms" +
+                                             first_run_note(allowed_ - r_.timeout) + on_ +
                                              "; its queue is abandoned and a new one will be made");
       return false;
     }
@@ -329,6 +332,9 @@ class Run {
   DispatchBuffers buffers_;
   const std::string on_;
   const DispatchRequest& r_;
+  /// The time the dispatch may take: its timeout, and on a first run what
+  /// ClQueue::first_run_allowance adds.
+  const std::chrono::milliseconds allowed_;
   const Clock::time_point deadline_;
   std::vector<cl_mem> bound_;
   /// Whether bound_[i] was bound holding its bytes, not uploaded.

@@ -95,6 +95,12 @@ Wait wait_for(const OpenClApi& api, cl_event event, Clock::time_point deadline, 
   return status == CL_COMPLETE ? Wait::Complete : Wait::Failed;
 }
 
+std::string first_run_note(std::chrono::milliseconds allowance) {
+  if (allowance.count() == 0) return "";
+  return " (and " + std::to_string(allowance.count()) +
+         " ms more for the driver's compile at the kernel's first run)";
+}
+
 Status resource_status(cl_int error) {
   return error == CL_OUT_OF_RESOURCES || error == CL_OUT_OF_HOST_MEMORY ||
                  error == CL_MEM_OBJECT_ALLOCATION_FAILURE || error == CL_INVALID_WORK_GROUP_SIZE ||

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "backends/backend.h"
 #include "backends/opencl/opencl_api.h"
@@ -39,6 +40,10 @@ std::optional<double> profiled_span(const OpenClApi& api, cl_event first, cl_eve
 /// by side count once and commands of one queue their sum; nullopt when one
 /// is not profiled.
 std::optional<double> busy_ms(const OpenClApi& api, std::span<const cl_event> events);
+
+/// What a timeout's message adds when the wait allowed `allowance` more
+/// for a first run (ClQueue::first_run_allowance): "" when none.
+std::string first_run_note(std::chrono::milliseconds allowance);
 
 /// Status of a failed allocation or enqueue: NotSupported when the device
 /// lacks memory or resources, Error otherwise.

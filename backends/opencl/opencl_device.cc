@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "backends/device_selection.h"
+#include "backends/opencl/program_builder.h"
 #include "spec/ir/uniform_limit.h"
 
 namespace vyre::opencl {
@@ -149,6 +150,15 @@ Result<std::shared_ptr<ClContext>> ClContext::create(const OpenClApi& api, const
   return c;
 }
 
+std::chrono::milliseconds ClQueue::first_run_allowance(const BuiltKernel& kernel,
+                                                       std::chrono::milliseconds fence) const {
+  // One more fence timeout: L5/random/000018's first enqueue took PoCL 3.9 s
+  // of CPU, and a 354-line fuzz program's passed the 10 s deadline twice on
+  // two loaded cores, where it takes 8 s cold and 0.17 s cached alone. A
+  // kernel that hangs on its first run is found one fence timeout later.
+  return compiles_at_first_enqueue_ && !kernel.ran.load() ? fence : std::chrono::milliseconds{0};
+}
+
 ClContext::~ClContext() {
   if (!abandoned_ && context_ != nullptr) api_.clReleaseContext(context_);
 }
@@ -158,6 +168,7 @@ Result<std::unique_ptr<ClQueue>> ClQueue::create(const OpenClApi& api,
                                                  const ClDevice& device) {
   std::unique_ptr<ClQueue> q(new ClQueue(api, std::move(context)));
   if ((device.type & CL_DEVICE_TYPE_GPU) != 0) q->spin_wait_ = kGpuSpinWait;
+  q->compiles_at_first_enqueue_ = (device.type & CL_DEVICE_TYPE_CPU) != 0;
   // Profiled where the device can, so that kernels report the device's own
   // time; a device that cannot profile still runs everything, unmeasured.
   cl_int error = CL_SUCCESS;

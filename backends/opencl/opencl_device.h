@@ -15,6 +15,8 @@
 
 namespace vyre::opencl {
 
+struct BuiltKernel;
+
 /// One device of one platform, as probed.
 struct ClDevice {
   cl_platform_id platform = nullptr;
@@ -90,6 +92,10 @@ class ClQueue {
   /// (wait_for): a while on a GPU, whose small commands end within tens of
   /// microseconds; none on a CPU device, whose threads need the host's cores.
   std::chrono::microseconds spin_wait() const { return spin_wait_; }
+  /// How much longer than its fence timeout the first wait for a kernel
+  /// object that never ran may take (first_run_allowance).
+  std::chrono::milliseconds first_run_allowance(const BuiltKernel& kernel,
+                                                std::chrono::milliseconds fence) const;
   /// Never release this queue or its context (work may still run on them).
   void abandon() {
     abandoned_ = true;
@@ -106,6 +112,9 @@ class ClQueue {
   std::shared_ptr<ClContext> context_;
   cl_command_queue queue_ = nullptr;
   std::chrono::microseconds spin_wait_{0};
+  /// Whether the device may compile a kernel at its first enqueue: a CPU
+  /// device (PoCL builds the work-group function for the local size then).
+  bool compiles_at_first_enqueue_ = false;
   // Atomic: the backend reads it when the dispatch that hung hands the lane back.
   std::atomic<bool> abandoned_{false};
 };

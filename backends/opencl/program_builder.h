@@ -69,6 +69,10 @@ struct BuiltKernel {
   /// CL_KERNEL_WORK_GROUP_SIZE: the most invocations per workgroup this
   /// kernel can run with on the device (may be below the device's limit).
   uint64_t max_work_group_size = 0;
+  /// Whether a dispatch or batch of this kernel object ended well: until
+  /// then a CPU device may still compile it at its first enqueue, which the
+  /// first wait allows for (ClQueue::first_run_allowance).
+  mutable std::atomic<bool> ran{false};
   /// The arguments single dispatches last set on `kernel` (kernel_arguments.h).
   /// Its lane's dispatch, one at a time, is the only user; a batch, which
   /// sets arguments itself, forgets them first.
