@@ -143,16 +143,14 @@ struct Area {
   /// The sub-buffers of `work` the kernel binds: its outputs, then its
   /// control word.
   std::vector<cl_mem> subs;
-  /// Whether a run of the submission under way was enqueued here.
-  bool used = false;
-  /// Whether `work` holds the pristine bytes: copied once before the
-  /// area's first run, then restored by each run's comparison.
-  bool primed = false;
 };
 
 /// The batch over one or more areas (the caller's queue, then its streams).
-/// Run r runs in area r % areas, starting from the pristine bytes: one copy
-/// before the area's first run, then the previous run's comparison, which
+/// Run r runs in area r % areas (there are no more areas than a submission
+/// has runs, so runs 0 .. areas - 1 are each area's first, and each
+/// submission's first `areas` runs each area's first of the submission),
+/// starting from the pristine bytes: one copy before the area's first run,
+/// then the previous run's comparison, which
 /// saves its judged outputs (run 0: every output) into its slot, compares
 /// them with run 0's and writes the pristine bytes back, so that a run is
 /// two enqueues and one kernel argument. The other areas' first command of
@@ -174,7 +172,6 @@ class Batch {
   /// was abandoned (hung work keeps them).
   ~Batch() {
     if (!queue_.abandoned()) release_kernel_events();
-    if (cleared_ != nullptr && !queue_.abandoned()) api_.clReleaseEvent(cleared_);
   }
   Batch(const Batch&) = delete;
   Batch& operator=(const Batch&) = delete;
@@ -212,6 +209,12 @@ class Batch {
     }
     layout_ = pack_run(std::move(outputs), r_.iface.has_control_buffer, align_bits / 8);
     table_ = compare_table(layout_);
+    std::array<size_t, 3> global{};
+    for (size_t axis = 0; axis < 3; ++axis) {
+      local_[axis] = r_.iface.workgroup_size[axis];
+      global[axis] = size_t{r_.grid.workgroups[axis]} * local_[axis];
+    }
+    global_ = global_size(global, local_);  // The runtime's seeded bugs apply here too.
     return true;
   }
 
@@ -497,7 +500,7 @@ class Batch {
     const cl_command_queue q = area.queue->queue();
     const std::vector<cl_event> none;
     const std::vector<cl_event>* kernel_waits = &first_waits;
-    if (!area.primed) {
+    if (run < areas_.size()) {  // The area's first run: its outputs made fresh.
       if (cl_int error =
               api_.clEnqueueCopyBuffer(q, pristine_, area.work, 0, 0, layout_.bytes,
                                        static_cast<cl_uint>(first_waits.size()),
@@ -505,20 +508,10 @@ class Batch {
           error != CL_SUCCESS) {
         return fail_call(error, "fresh outputs for a run", run);
       }
-      area.primed = true;
       kernel_waits = &none;
     }
-    size_t global[3];
-    size_t local[3];
-    for (size_t axis = 0; axis < 3; ++axis) {
-      local[axis] = r_.iface.workgroup_size[axis];
-      global[axis] = size_t{r_.grid.workgroups[axis]} * local[axis];
-    }
-    const std::array<size_t, 3> seeded =
-        global_size({global[0], global[1], global[2]}, {local[0], local[1], local[2]});
-    std::copy(seeded.begin(), seeded.end(), global);
     if (cl_int error = api_.clEnqueueNDRangeKernel(
-            q, area.kernel->kernel, 3, nullptr, global, local,
+            q, area.kernel->kernel, 3, nullptr, global_.data(), local_.data(),
             static_cast<cl_uint>(kernel_waits->size()),
             kernel_waits->empty() ? nullptr : kernel_waits->data(), timed_kernel());
         error != CL_SUCCESS) {
@@ -584,24 +577,22 @@ class Batch {
   bool run_chunk(uint32_t first, uint32_t end) {
     const cl_uint zero = 0;
     const bool streams = areas_.size() > 1;
-    if (cl_int error =
-            api_.clEnqueueFillBuffer(queue_.queue(), status_, &zero, sizeof zero, 0,
-                                     4 * size_t{slots_}, 0, nullptr, streams ? &cleared_ : nullptr);
+    HeldEvent flags_cleared{api_};
+    if (cl_int error = api_.clEnqueueFillBuffer(queue_.queue(), status_, &zero, sizeof zero, 0,
+                                                4 * size_t{slots_}, 0, nullptr,
+                                                streams ? &flags_cleared.event : nullptr);
         error != CL_SUCCESS) {
       return fail_call(error, "clearing the comparison flags", first);
     }
-    for (Area& area : areas_) area.used = false;
     // What another area's first command of the submission waits for: the
     // cleared flags (in the caller's queue after the upload); its first
     // comparison, in the first submission: run 0's saved outputs (its
     // comparison, the last kernel event once run 0 is enqueued).
-    const std::vector<cl_event> cleared{cleared_};
+    const std::vector<cl_event> cleared{flags_cleared.event};
     std::vector<cl_event> saved;
     const std::vector<cl_event> none;
     for (uint32_t run = first; run < end; ++run) {
-      Area& area = area_of(run);
-      const bool first_here = !area.used && &area != &areas_[0];
-      area.used = true;
+      const bool first_here = run - first < areas_.size() && run % areas_.size() != 0;
       if (!enqueue_run(run, first_here ? cleared : none, first_here ? saved : none)) return false;
       if (run == 0 && streams) saved.push_back(kernel_events_.back());
     }
@@ -630,8 +621,6 @@ class Batch {
       area.compare->ran = true;
     }
     add_kernel_times(first == 0);
-    if (cleared_ != nullptr) api_.clReleaseEvent(cleared_);
-    cleared_ = nullptr;
     std::vector<uint32_t> words(status_words);
     std::memcpy(words.data(), status[0].host, 4 * status_words);
     unmap(status);
@@ -713,8 +702,9 @@ class Batch {
   cl_mem pristine_ = nullptr;
   /// Where the runs run: the caller's queue, then the streams used.
   std::vector<Area> areas_;
-  /// The event of the submission's clearing of the flags, with streams.
-  cl_event cleared_ = nullptr;
+  /// Every run's NDRange: work-items in all and per workgroup.
+  std::array<size_t, 3> global_{};
+  std::array<size_t, 3> local_{};
   /// Run 0's outputs, and the other slots' judged outputs, `layout_.bytes` a slot.
   cl_mem first_ = nullptr;
   cl_mem others_ = nullptr;
