@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backends/opencl/batch_run.h"
+#include "backends/opencl/compare_kernel.h"
 #include "backends/opencl/counting_api.h"
 #include "backends/opencl/lowering.h"
 #include "backends/opencl/opencl_test_support.h"

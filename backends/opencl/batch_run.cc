@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "backends/batch_failure.h"
+#include "backends/opencl/batch_areas.h"
 #include "backends/opencl/batch_layout.h"
+#include "backends/opencl/compare_kernel.h"
 #include "backends/opencl/dispatch_checks.h"
 #include "backends/opencl/dispatch_run.h"
 #include "backends/opencl/event_wait.h"
@@ -17,84 +19,9 @@
 
 namespace vyre::opencl {
 
-const char* const kCompareKernelSource =
-    "// Saves one run's packed outputs, compares them with run 0's and makes\n"
-    "// them fresh (pristine) for the next run in the same buffer\n"
-    "// (backends/opencl/batch_run.cc). Every buffer is a separate one.\n"
-    "__kernel void vyre_main(__global uint* restrict work, __global const uint* restrict "
-    "pristine,\n"
-    "                        __global uint* restrict first, __global uint* restrict others,\n"
-    "                        __global const ulong* restrict table, uint entries, ulong stride,\n"
-    "                        __global uint* restrict status, uint slots, uint control,\n"
-    "                        ulong control_word, uint contiguous, uint slot) {\n"
-    "  const ulong id = get_global_id(0);\n"
-    "  const ulong size = get_global_size(0);\n"
-    "  uint differs = 0u;\n"
-    "  for (uint e = 0u; e < entries; ++e) {\n"
-    "    const ulong offset = table[4ul * e];\n"
-    "    const ulong words = table[4ul * e + 1ul];\n"
-    "    const uint last_mask = (uint)table[4ul * e + 2ul];\n"
-    "    // The words of this work-item: on a CPU one block (its caches),\n"
-    "    // elsewhere every size-th word (coalesced accesses).\n"
-    "    const ulong block = contiguous != 0u ? (words + size - 1ul) / size : 1ul;\n"
-    "    const ulong begin = contiguous != 0u ? id * block : id;\n"
-    "    const ulong end = contiguous != 0u ? min(begin + block, words) : words;\n"
-    "    const ulong step = contiguous != 0u ? 1ul : size;\n"
-    "    __global uint* run = work + offset;\n"
-    "    __global const uint* fresh = pristine + offset;\n"
-    "    if (slot == 0u) {\n"
-    "      __global uint* saved = first + offset;\n"
-    "      for (ulong i = begin; i < end; i += step) {\n"
-    "        saved[i] = run[i];\n"
-    "        run[i] = fresh[i];\n"
-    "      }\n"
-    "      continue;\n"
-    "    }\n"
-    "    if (table[4ul * e + 3ul] == 0ul) {  // Scratch: made fresh, not judged.\n"
-    "      for (ulong i = begin; i < end; i += step) run[i] = fresh[i];\n"
-    "      continue;\n"
-    "    }\n"
-    "    __global const uint* base = first + offset;\n"
-    "    __global uint* saved = others + (ulong)(slot - 1u) * stride + offset;\n"
-    "    for (ulong i = begin; i < end; i += step) {\n"
-    "      const uint value = run[i];\n"
-    "      saved[i] = value;\n"
-    "      const uint mask = i + 1ul == words ? last_mask : 0xFFFFFFFFu;\n"
-    "      differs |= (value ^ base[i]) & mask;\n"
-    "      run[i] = fresh[i];\n"
-    "    }\n"
-    "  }\n"
-    "  if (differs != 0u) atomic_or(&status[slot], 1u);\n"
-    "  if (control != 0u && id == 0ul) {\n"
-    "    status[slots + slot] = work[control_word];\n"
-    "    work[control_word] = 0u;\n"
-    "  }\n"
-    "}\n";
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-/// Work-items of one comparison: a grid-stride loop covers any length.
-constexpr size_t kCompareGroup = 64;
-constexpr size_t kMaxCompareGroups = 1024;
-
-/// The compare kernel's arguments (kCompareKernelSource), in order.
-enum CompareArg : cl_uint {
-  kWork,
-  kPristine,
-  kFirst,
-  kOthers,
-  kTable,
-  kEntries,
-  kStride,
-  kStatus,
-  kSlots,
-  kControl,
-  kControlWord,
-  kContiguous,
-  kSlot,
-};
 
 /// A read-only or uniform buffer: one resident copy every run reads.
 struct ResidentInput {
@@ -131,18 +58,6 @@ class SubBuffers {
   const OpenClApi& api_;
   const ClQueue& queue_;
   std::vector<cl_mem> held_;
-};
-
-/// Where runs run: a queue, its kernel objects, and one packed buffer of
-/// outputs, `work`, that the queue's runs take turns in.
-struct Area {
-  ClQueue* queue = nullptr;
-  const BuiltKernel* kernel = nullptr;
-  const BuiltKernel* compare = nullptr;
-  cl_mem work = nullptr;
-  /// The sub-buffers of `work` the kernel binds: its outputs, then its
-  /// control word.
-  std::vector<cl_mem> subs;
 };
 
 /// The batch over one or more areas (the caller's queue, then its streams).
@@ -262,7 +177,7 @@ class Batch {
   void drain() {
     if (areas_.size() < 2 || queue_.abandoned() || outcome_.status == Status::DeviceLost) return;
     HeldEvent joined{api_};
-    if (join(&joined.event) != CL_SUCCESS) {
+    if (join_areas(api_, areas_, &joined.event) != CL_SUCCESS) {
       abandon_all();
       return;
     }
@@ -272,26 +187,6 @@ class Batch {
     if (wait_for(api_, joined.event, deadline, status, queue_.spin_wait()) == Wait::TimedOut) {
       abandon_all();
     }
-  }
-
-  /// Makes the caller's queue wait for every other area's work enqueued so
-  /// far (a marker in each, a barrier on the caller's queue); `event`, when
-  /// not null, gets the barrier's event.
-  cl_int join(cl_event* event) {
-    std::vector<cl_event> markers;
-    cl_int error = CL_SUCCESS;
-    for (size_t a = 1; a < areas_.size() && error == CL_SUCCESS; ++a) {
-      cl_event marker = nullptr;
-      error = api_.clEnqueueMarkerWithWaitList(areas_[a].queue->queue(), 0, nullptr, &marker);
-      if (marker != nullptr) markers.push_back(marker);
-      api_.clFlush(areas_[a].queue->queue());
-    }
-    if (error == CL_SUCCESS) {
-      error = api_.clEnqueueBarrierWithWaitList(
-          queue_.queue(), static_cast<cl_uint>(markers.size()), markers.data(), event);
-    }
-    for (cl_event marker : markers) api_.clReleaseEvent(marker);
-    return error;
   }
 
   /// A hang: no queue of the batch may be released, since work on any of
@@ -459,35 +354,25 @@ class Batch {
       if (layout_.control_offset) {
         set(kernel, r_.iface.control_arg(), sizeof(cl_mem), &area.subs.back());
       }
-      set_compare_arguments(area, set);
+      if (error == CL_SUCCESS) {
+        // A CPU device walks its words in blocks: grid-strided, the 128 MiB
+        // saturation case's comparison took 50 times as long on PoCL.
+        const CompareArguments arguments{area.work,
+                                         pristine_,
+                                         first_,
+                                         others_,
+                                         table_buffer_,
+                                         static_cast<cl_uint>(table_.size() / kCompareEntryWords),
+                                         layout_.bytes / 4,
+                                         status_,
+                                         slots_,
+                                         layout_.control_offset ? 1u : 0u,
+                                         layout_.control_offset.value_or(0) / 4,
+                                         cpu_ ? 1u : 0u};
+        error = set_compare_arguments(api_, area.compare->kernel, arguments);
+      }
     }
     return error == CL_SUCCESS || fail_call(error, "clSetKernelArg");
-  }
-
-  /// The compare kernel's arguments in `area` but the slot, through `set`.
-  template <typename Set>
-  void set_compare_arguments(const Area& area, const Set& set) {
-    const cl_kernel compare = area.compare->kernel;
-    const cl_uint entries = static_cast<cl_uint>(table_.size() / kCompareEntryWords);
-    const cl_ulong stride = layout_.bytes / 4;
-    const cl_uint slots = slots_;
-    const cl_uint control = layout_.control_offset ? 1 : 0;
-    const cl_ulong control_word = layout_.control_offset.value_or(0) / 4;
-    set(compare, kWork, sizeof(cl_mem), &area.work);
-    set(compare, kPristine, sizeof(cl_mem), &pristine_);
-    set(compare, kFirst, sizeof(cl_mem), &first_);
-    set(compare, kOthers, sizeof(cl_mem), &others_);
-    set(compare, kTable, sizeof(cl_mem), &table_buffer_);
-    set(compare, kEntries, sizeof entries, &entries);
-    set(compare, kStride, sizeof stride, &stride);
-    set(compare, kStatus, sizeof(cl_mem), &status_);
-    set(compare, kSlots, sizeof slots, &slots);
-    set(compare, kControl, sizeof control, &control);
-    set(compare, kControlWord, sizeof control_word, &control_word);
-    // A CPU device walks its words in blocks: grid-strided, the 128 MiB
-    // saturation case's comparison took 50 times as long on PoCL.
-    const cl_uint contiguous = cpu_ ? 1 : 0;
-    set(compare, kContiguous, sizeof contiguous, &contiguous);
   }
 
   /// Enqueues run `run` in its area: before the area's first run, fresh
@@ -536,13 +421,9 @@ class Batch {
   /// (setting the slot's flag on a difference) and restores the pristine
   /// outputs for the area's next run.
   bool compare(uint32_t run, const Area& area, const std::vector<cl_event>& waits) {
-    const cl_uint index = slot_of(run);
-    const uint64_t words = std::max<uint64_t>(compared_words(layout_), 1);
-    const size_t groups = static_cast<size_t>(
-        std::min<uint64_t>((words + kCompareGroup - 1) / kCompareGroup, kMaxCompareGroups));
-    const size_t global = groups * kCompareGroup;
+    const size_t global = compare_work_items(compared_words(layout_));
     const size_t local = kCompareGroup;
-    cl_int error = api_.clSetKernelArg(area.compare->kernel, kSlot, sizeof index, &index);
+    cl_int error = set_compare_slot(api_, area.compare->kernel, slot_of(run));
     if (error == CL_SUCCESS) {
       error = api_.clEnqueueNDRangeKernel(area.queue->queue(), area.compare->kernel, 1, nullptr,
                                           &global, &local, static_cast<cl_uint>(waits.size()),
@@ -597,7 +478,7 @@ class Batch {
       if (run == 0 && streams) saved.push_back(kernel_events_.back());
     }
     if (streams) {
-      if (cl_int error = join(nullptr); error != CL_SUCCESS) {
+      if (cl_int error = join_areas(api_, areas_, nullptr); error != CL_SUCCESS) {
         return fail_call(error, "clEnqueueBarrierWithWaitList", first);
       }
     }
@@ -605,21 +486,11 @@ class Batch {
     std::vector<MappedRegion> status = {{status_, 4 * status_words}};
     // A first submission may wait longer while a device compiles kernels
     // that never ran at their first enqueue (ClQueue::first_run_allowance).
-    std::chrono::milliseconds allowance{0};
-    if (first == 0) {
-      for (const Area& area : areas_) {
-        for (const BuiltKernel* kernel : {area.kernel, area.compare}) {
-          allowance =
-              std::max(allowance, area.queue->first_run_allowance(*kernel, r_.fence_timeout));
-        }
-      }
-    }
+    const std::chrono::milliseconds allowance =
+        first == 0 ? first_run_allowance(areas_, r_.fence_timeout) : std::chrono::milliseconds{0};
     const auto deadline = Clock::now() + r_.fence_timeout * (end - first) + allowance;
     if (!map(status, CL_MAP_READ, "the runs", deadline, first, allowance)) return false;
-    for (const Area& area : areas_) {
-      area.kernel->ran = true;
-      area.compare->ran = true;
-    }
+    mark_ran(areas_);
     add_kernel_times(first == 0);
     std::vector<uint32_t> words(status_words);
     std::memcpy(words.data(), status[0].host, 4 * status_words);

@@ -26,12 +26,6 @@ inline constexpr uint32_t kMaxRunsPerSubmission = 256;
 /// submissions.
 inline constexpr uint64_t kBatchSlotBytes = uint64_t{64} << 20;
 
-/// The compare kernel's OpenCL C (built like a program's kernel, under
-/// kKernelName): copies a run's packed outputs into its slot, sets its flag
-/// when a judged one differs from run 0's, and writes the pristine bytes
-/// back for the next run (batch_run.cc).
-extern const char* const kCompareKernelSource;
-
 /// One more in-order queue of the batch's context, with kernel objects of its
 /// own of the program's kernel and the compare kernel (two queues never set
 /// arguments on one kernel object).

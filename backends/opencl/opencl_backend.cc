@@ -14,6 +14,7 @@
 #include "backends/disk_cache.h"
 #include "backends/opencl/batch_run.h"
 #include "backends/opencl/buffer_pool.h"
+#include "backends/opencl/compare_kernel.h"
 #include "backends/opencl/dispatch_checks.h"
 #include "backends/opencl/dispatch_lanes.h"
 #include "backends/opencl/dispatch_run.h"
