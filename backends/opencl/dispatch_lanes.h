@@ -47,9 +47,12 @@ struct DispatchLane {
   std::thread::id last_thread;
 };
 
-/// Most dispatches a GPU device runs at once by default, as many as the
-/// certifier runs cases side by side.
-inline constexpr uint32_t kMaxGpuDispatchLanes = 4;
+/// Most dispatches a GPU device runs at once by default. NVIDIA 580's OpenCL
+/// runs one driver call at a time, whatever the queue: on the H100 a run of an
+/// L5 case cost 60, 130 and 300 us of lane time with 1, 2 and 4 lanes, and the
+/// default certification took 39-41, 27-29 and 29-32 s (DESIGN.md, "Threads
+/// and dispatch lanes").
+inline constexpr uint32_t kMaxGpuDispatchLanes = 2;
 
 /// Queues a lane's batch spreads its runs over on a GPU (its own and seven
 /// streams), and the most any batch uses. On the H100, 100 runs of a one-workgroup graph search

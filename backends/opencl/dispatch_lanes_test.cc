@@ -66,8 +66,8 @@ void on_threads(uint32_t threads, const std::function<std::string(uint32_t)>& wo
   for (uint32_t t = 0; t < threads; ++t) EXPECT_EQ(errors[t], "") << "thread " << t;
 }
 
-TEST(OpenClLanes, TheDefaultIsOneLaneOnACpuDeviceAndUpToFourOnAGpu) {
-  EXPECT_EQ(default_dispatch_lanes(CL_DEVICE_TYPE_GPU, 16), 4u);
+TEST(OpenClLanes, TheDefaultIsOneLaneOnACpuDeviceAndUpToTwoOnAGpu) {
+  EXPECT_EQ(default_dispatch_lanes(CL_DEVICE_TYPE_GPU, 16), 2u);
   EXPECT_EQ(default_dispatch_lanes(CL_DEVICE_TYPE_GPU, 2), 2u);
   EXPECT_EQ(default_dispatch_lanes(CL_DEVICE_TYPE_GPU, 0), 1u);  // Unknown core count.
   EXPECT_EQ(default_dispatch_lanes(CL_DEVICE_TYPE_CPU, 16), 1u);
