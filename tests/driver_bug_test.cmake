@@ -15,7 +15,7 @@ if(DEFINED HOST)
     message(FATAL_ERROR "${HOST} now passes: the driver no longer shows the bug.\n${out}")
   elseif(NOT rc STREQUAL "1")
     message(FATAL_ERROR "${HOST} exited ${rc} (1 expected: the bug; 2 is a setup failure, "
-                        "no OpenCL device?)\n${out}${err}")
+                        "no OpenCL or Vulkan device?)\n${out}${err}")
   endif()
   expect_contains("${out}" "${SYMPTOM}" "the recorded symptom")
   return()
