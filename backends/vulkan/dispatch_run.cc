@@ -1,6 +1,8 @@
-// Upload, dispatch and readback of one run.
+// Upload, dispatch and readback of one run; and a level loop, its levels
+// recorded between one upload and one readback (DESIGN.md "Level loops").
 #include "backends/vulkan/dispatch_run.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -14,6 +16,26 @@ namespace vyre::vulkan {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// Most levels one submission of a level loop records. Groups grow from 2 to
+/// this, as OpenCL's do (opencl/DESIGN.md "Level loops"): a loop that ends
+/// early runs few levels past its end, a long one waits once per 32 levels.
+constexpr uint32_t kMaxLevelGroup = 32;
+
+/// Where a level loop's buffers are among a run's bindings.
+struct LevelBindings {
+  size_t changed = 0;
+  size_t level = 0;
+  size_t current = 0;
+  size_t next = 0;
+};
+
+/// Every stage a level loop's commands use, for barriers between them.
+constexpr VkPipelineStageFlags kLevelStages =
+    VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+constexpr VkAccessFlags kLevelReads =
+    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_UNIFORM_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+constexpr VkAccessFlags kLevelWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 
 /// One bound buffer of the run: its host bytes, the bytes it takes on the
 /// device, where the shader reads it and, when staged, its staging region.
@@ -55,6 +77,25 @@ class Run {
     return finish();
   }
 
+  /// The loop's levels with the state kept on the device: nullopt when its
+  /// buffers do not have the shape the device loop needs (level_bindings),
+  /// and the caller runs the default, a dispatch a level.
+  std::optional<LevelLoopOutcome> run_levels(const LevelLoop& loop) {
+    const std::optional<LevelBindings> at = level_bindings(loop);
+    if (!at) return std::nullopt;
+    LevelLoopOutcome out;
+    if (!run_level_groups(loop, *at, out)) {
+      out.status = outcome_.status;
+      out.message = std::move(outcome_.message);
+      return out;
+    }
+    read_back();
+    for (const std::string& name : loop.outputs) out.state[name] = outcome_.outputs.at(name);
+    out.state[loop.current] = bytes_of(bindings_[at->current]);
+    out.status = Status::Ok;
+    return out;
+  }
+
  private:
   bool fail(Status status, std::string message) {
     outcome_.status = status;
@@ -73,8 +114,8 @@ class Run {
     return std::move(outcome_);
   }
 
-  bool submit() {
-    SubmitOutcome submitted = device_.submit_and_wait(request_.fence_timeout);
+  bool submit(std::chrono::milliseconds timeout) {
+    SubmitOutcome submitted = device_.submit_and_wait(timeout);
     if (submitted.status == Status::Ok) {
       outcome_.timing.device_ms = submitted.device_ms;
       return true;
@@ -176,9 +217,10 @@ class Run {
     }
   }
 
-  bool execute() {
+  /// The descriptor set written for every binding (and the control buffer),
+  /// and each buffer's element count for the push constants.
+  bool describe() {
     const ShaderInterface& iface = request_.iface;
-    const Pipeline& pipeline = request_.pipeline;
     const DeviceLimits& limits = device_.instance().limits();
     std::vector<VkDescriptorBufferInfo> infos;
     // Ranges are what the dispatch needs (pooled buffers may be larger), and
@@ -193,11 +235,12 @@ class Run {
     if (control_ != nullptr) infos.push_back({control_->buffer, 0, kControlBufferBytes});
     Result<VkDescriptorSet> set = descriptor_set_.acquire();
     if (!set.ok()) return fail(set.error());
+    set_ = *set;
     std::vector<VkWriteDescriptorSet> writes;
     for (uint32_t i = 0; i < infos.size(); ++i) {
       VkWriteDescriptorSet w{};
       w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-      w.dstSet = *set;
+      w.dstSet = set_;
       w.dstBinding = i;
       w.descriptorCount = 1;
       const bool uniform =
@@ -211,46 +254,190 @@ class Run {
       vk_.vkUpdateDescriptorSets(device_.device(), static_cast<uint32_t>(writes.size()),
                                  writes.data(), 0, nullptr);
     }
-    std::vector<uint32_t> counts;
     for (size_t i = 0; i < iface.buffers.size(); ++i) {
       // Fits a u32: exceeded_limit caps host bytes at the device's range, a u32.
-      counts.push_back(static_cast<uint32_t>(host_element_count(
+      counts_.push_back(static_cast<uint32_t>(host_element_count(
           iface.buffers[i].element, counted_bytes(bindings_[i].bytes->size(), bindings_[i].size))));
     }
+    return true;
+  }
 
+  /// The pipeline, its descriptor set and the element counts, bound in `cmd`.
+  void record_bind(VkCommandBuffer cmd) {
+    const Pipeline& pipeline = request_.pipeline;
+    vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    if (set_ != VK_NULL_HANDLE) {
+      vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set_,
+                                  0, nullptr);
+    }
+    if (!counts_.empty()) {
+      vk_.vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                             request_.iface.push_constant_bytes(), counts_.data());
+    }
+  }
+
+  void record_dispatch(VkCommandBuffer cmd) {
+    const auto g = dispatched_grid(request_.grid.workgroups);
+    vk_.vkCmdDispatch(cmd, g[0], g[1], g[2]);
+  }
+
+  bool execute() {
+    if (!describe()) return false;
     Result<VkCommandBuffer> begun = device_.begin(request_.timed);
     if (!begun.ok()) return fail(begun.error());
     const VkCommandBuffer cmd = *begun;
     const bool staged = staging_ != nullptr;
     if (staged) record_upload(cmd);
-    vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-    if (*set != VK_NULL_HANDLE) {
-      vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &*set,
-                                  0, nullptr);
-    }
-    if (!counts.empty()) {
-      vk_.vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                             iface.push_constant_bytes(), counts.data());
-    }
-    const auto g = dispatched_grid(request_.grid.workgroups);
-    vk_.vkCmdDispatch(cmd, g[0], g[1], g[2]);
+    record_bind(cmd);
+    record_dispatch(cmd);
     memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                    VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT);
     if (staged) record_readback(cmd);
-    if (!submit()) return false;
+    return submit(request_.fence_timeout) && control_words_clear();
+  }
+
+  /// After a submission: the control buffer's words say whether a loop ran
+  /// past its budget or the device ended one early.
+  bool control_words_clear() {
     uint32_t control[2] = {0, 0};
     if (control_ != nullptr) std::memcpy(control, control_->mapped, sizeof control);
     // A loop the device ended early is a limit of the device (NotSupported),
     // whatever its cause: the program is valid and the backend withholds the
     // bytes it cannot vouch for.
     if (control[1] != 0) {
-      return fail(Status::NotSupported, loop_ended_early_message(limits.device_name));
+      return fail(Status::NotSupported,
+                  loop_ended_early_message(device_.instance().limits().device_name));
     }
     if (control[0] != 0) {
-      return fail(Status::Timeout, loop_budget_message(iface.loop_iteration_budget));
+      return fail(Status::Timeout, loop_budget_message(request_.iface.loop_iteration_budget));
     }
     return true;
+  }
+
+  /// The loop's buffers among the bindings, when the device loop can carry
+  /// the state from level to level as the default does on the host: every
+  /// buffer a level writes is one the default carries (an output, or
+  /// `current`, which each level replaces by `next`).
+  std::optional<LevelBindings> level_bindings(const LevelLoop& loop) const {
+    const std::vector<BoundBuffer>& buffers = request_.iface.buffers;
+    const auto index = [&](const std::string& name) -> std::optional<size_t> {
+      for (size_t i = 0; i < buffers.size(); ++i)
+        if (buffers[i].name == name) return i;
+      return std::nullopt;
+    };
+    const auto writable = [&](size_t i) { return buffers[i].access == BufferAccess::ReadWrite; };
+    const auto host_bytes = [&](size_t i) { return request_.inputs.at(buffers[i].name).size(); };
+    const std::optional<size_t> changed = index(loop.changed), level = index(loop.level_buffer),
+                                current = index(loop.current), next = index(loop.next);
+    if (!changed || !level || !current || !next) return std::nullopt;
+    if (!writable(*changed) || !writable(*next) || host_bytes(*changed) < 4 ||
+        host_bytes(*current) != host_bytes(*next) ||
+        (uint64_t{loop.level_word} + 1) * 4 > host_bytes(*level)) {
+      return std::nullopt;
+    }
+    for (const std::string& name : loop.outputs) {
+      const std::optional<size_t> i = index(name);
+      if (!i || !writable(*i)) return std::nullopt;
+    }
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      const bool carried = i == *current || std::find(loop.outputs.begin(), loop.outputs.end(),
+                                                      buffers[i].name) != loop.outputs.end();
+      if (writable(i) && !carried) return std::nullopt;
+    }
+    return LevelBindings{*changed, *level, *current, *next};
+  }
+
+  /// Groups of levels, one submission and one wait each, until a level left
+  /// `changed` at 0 or the levels ran out. Levels after an unchanged one in
+  /// its group run too and change nothing (level_loop.h); their words are
+  /// reported.
+  bool run_level_groups(const LevelLoop& loop, const LevelBindings& at, LevelLoopOutcome& out) {
+    if (!upload() || !describe()) return false;
+    Result<DeviceBuffer*> table =
+        buffers_.create(VkDeviceSize{kMaxLevelGroup} * 4, MemoryPlace::HostVisible);
+    if (!table.ok()) return fail(table.error());
+    uint32_t group = 2;
+    for (uint32_t level = 0; level < loop.max_levels; group = std::min(group * 2, kMaxLevelGroup)) {
+      const uint32_t levels = std::min(group, loop.max_levels - level);
+      Result<VkCommandBuffer> begun = device_.begin(request_.timed);
+      if (!begun.ok()) return fail(begun.error());
+      const VkCommandBuffer cmd = *begun;
+      if (level == 0 && staging_ != nullptr) record_upload(cmd);
+      // Orders this group after everything earlier on the queue: the upload,
+      // and the last group's copies and fills.
+      memory_barrier(vk_, cmd, kLevelStages, kLevelWrites, kLevelStages,
+                     kLevelReads | kLevelWrites);
+      record_bind(cmd);
+      for (uint32_t i = 0; i < levels; ++i) {
+        record_level(cmd, loop, at, level + i, (*table)->buffer, i);
+      }
+      memory_barrier(vk_, cmd, kLevelStages, kLevelWrites,
+                     VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                     VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT);
+      if (staging_ != nullptr) record_state_readback(cmd, at);
+      if (loop.on_submission) loop.on_submission();
+      if (!submit(request_.fence_timeout * levels)) return false;
+      out.device_ms = add_device_ms(out.device_ms, outcome_.timing.device_ms, level == 0);
+      if (!control_words_clear()) return false;
+      bool unchanged = false;
+      for (uint32_t i = 0; i < levels; ++i) {
+        uint32_t word = 0;
+        std::memcpy(&word, (*table)->mapped + uint64_t{i} * 4, 4);
+        out.changed_words.push_back(word);
+        unchanged = unchanged || word == 0;
+      }
+      level += levels;
+      if (unchanged) break;
+    }
+    return true;
+  }
+
+  /// One level: its index into the level word, the dispatch, `changed` into
+  /// the table's slot, `next` into `current`, then `next` and `changed` zeros,
+  /// as the default does on the host between levels.
+  void record_level(VkCommandBuffer cmd, const LevelLoop& loop, const LevelBindings& at,
+                    uint32_t level, VkBuffer table, uint32_t slot) {
+    const Binding& changed = bindings_[at.changed];
+    const Binding& next = bindings_[at.next];
+    vk_.vkCmdUpdateBuffer(cmd, bindings_[at.level].device->buffer,
+                          VkDeviceSize{loop.level_word} * 4, 4, &level);
+    memory_barrier(
+        vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT);
+    record_dispatch(cmd);
+    memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+    const VkBufferCopy word{0, VkDeviceSize{slot} * 4, 4};
+    vk_.vkCmdCopyBuffer(cmd, changed.device->buffer, table, 1, &word);
+    const VkBufferCopy state{0, 0, next.size};
+    vk_.vkCmdCopyBuffer(cmd, next.device->buffer, bindings_[at.current].device->buffer, 1, &state);
+    // The fills overwrite what the copies read.
+    memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, 0);
+    vk_.vkCmdFillBuffer(cmd, next.device->buffer, 0, next.size, 0);
+    vk_.vkCmdFillBuffer(cmd, changed.device->buffer, 0, changed.size, 0);
+    memory_barrier(vk_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   kLevelStages, kLevelReads | kLevelWrites);
+  }
+
+  /// Staged path: the state into its staging regions after a group, `current`
+  /// included when the shader only reads it.
+  void record_state_readback(VkCommandBuffer cmd, const LevelBindings& at) {
+    const Binding& current = bindings_[at.current];
+    if (current.access != BufferAccess::ReadWrite) {
+      const VkBufferCopy region{0, current.staging_offset, current.size};
+      vk_.vkCmdCopyBuffer(cmd, current.device->buffer, staging_->buffer, 1, &region);
+    }
+    record_readback(cmd);
+  }
+
+  /// A binding's host bytes as the device left them.
+  ByteBuffer bytes_of(const Binding& b) const {
+    const uint8_t* src =
+        staging_ != nullptr ? staging_->mapped + b.staging_offset : b.device->mapped;
+    return ByteBuffer(src, src + read_back_bytes(b.bytes->size(), b.size));
   }
 
   /// The read_write buffers' bytes, from the staging buffer (staged) or the
@@ -259,11 +446,7 @@ class Run {
     const ShaderInterface& iface = request_.iface;
     for (size_t i = 0; i < bindings_.size(); ++i) {
       if (iface.buffers[i].access != BufferAccess::ReadWrite) continue;
-      const Binding& b = bindings_[i];
-      const uint8_t* src =
-          staging_ != nullptr ? staging_->mapped + b.staging_offset : b.device->mapped;
-      outcome_.outputs[iface.buffers[i].name] =
-          ByteBuffer(src, src + read_back_bytes(b.bytes->size(), b.size));
+      outcome_.outputs[iface.buffers[i].name] = bytes_of(bindings_[i]);
     }
   }
 
@@ -275,6 +458,8 @@ class Run {
   std::vector<Binding> bindings_;
   DeviceBuffer* control_ = nullptr;
   DeviceBuffer* staging_ = nullptr;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  std::vector<uint32_t> counts_;
   DispatchOutcome outcome_;
 };
 
@@ -283,6 +468,12 @@ class Run {
 DispatchOutcome run_dispatch(VulkanDevice& device, BufferPool& pool,
                              const DispatchRequest& request) {
   return Run(device, pool, request).run();
+}
+
+std::optional<LevelLoopOutcome> run_level_loop(VulkanDevice& device, BufferPool& pool,
+                                               const DispatchRequest& request,
+                                               const LevelLoop& loop) {
+  return Run(device, pool, request).run_levels(loop);
 }
 
 }  // namespace vyre::vulkan

@@ -4,7 +4,10 @@
 
 #include <chrono>
 
+#include <optional>
+
 #include "backends/backend.h"
+#include "backends/level_loop.h"
 #include "backends/vulkan/device_buffers.h"
 #include "backends/vulkan/pipeline_cache.h"
 
@@ -34,5 +37,15 @@ struct DispatchRequest {
 /// left to the caller.
 DispatchOutcome run_dispatch(VulkanDevice& device, BufferPool& pool,
                              const DispatchRequest& request);
+
+/// Runs `loop`'s levels of the request's program with the state on the
+/// device, several levels a submission (DESIGN.md "Level loops"), from
+/// `request.inputs`; each submission's wait is bounded by the fence timeout
+/// times its levels. nullopt when the loop's buffers do not fit that shape:
+/// the caller then runs Backend::dispatch_levels' default. On Status::Timeout
+/// the device has been abandoned, as for run_dispatch.
+std::optional<LevelLoopOutcome> run_level_loop(VulkanDevice& device, BufferPool& pool,
+                                               const DispatchRequest& request,
+                                               const LevelLoop& loop);
 
 }  // namespace vyre::vulkan

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "backends/clike/host_inputs.h"
@@ -137,6 +138,11 @@ struct VulkanBackend::State {
     return current;
   }
 
+  /// The checks and the pipeline a run needs, or why it cannot be made.
+  std::variant<DispatchOutcome, struct ReadyDispatch> ready(const CompiledProgram& compiled,
+                                                            const BufferSet& inputs,
+                                                            const Grid& grid);
+
   /// After a hang (the device was abandoned) or a device loss, drop the
   /// device so that the next dispatch gets a fresh one.
   void recover(Status status) {
@@ -256,53 +262,91 @@ CompileOutcome VulkanBackend::compile_encoded(const Program& program, Encoding e
   return {Status::Ok, "", std::make_shared<VulkanProgram>(std::move(copy))};
 }
 
-DispatchOutcome VulkanBackend::dispatch(const CompiledProgram& compiled, const BufferSet& inputs,
-                                        const Grid& grid) {
+/// A dispatch whose checks passed: the device it runs on (held through the
+/// run, whatever a recovery does meanwhile), the program's pipeline, and the
+/// request run_dispatch and run_level_loop take.
+struct ReadyDispatch {
+  DeviceHandles device;
+  std::shared_ptr<const Pipeline> pipeline;
+  double setup_ms = 0;
+  std::optional<DispatchRequest> request;
+};
+
+/// What dispatch() and dispatch_levels() do before a run: the checks of the
+/// inputs against the program and the device, and the program's pipeline.
+/// An outcome instead says why the run cannot be made.
+std::variant<DispatchOutcome, ReadyDispatch> VulkanBackend::State::ready(
+    const CompiledProgram& compiled, const BufferSet& inputs, const Grid& grid) {
   const auto* program = dynamic_cast<const VulkanProgram*>(&compiled);
   if (program == nullptr) {
-    return {Status::Error, "the program was compiled by another backend than `vulkan`", {}, {}};
+    return DispatchOutcome{
+        Status::Error, "the program was compiled by another backend than `vulkan`", {}, {}};
   }
   const ShaderInterface& iface = program->lowered().iface;
   if (Result<Ok> valid = clike::check_host_inputs(iface, inputs, grid); !valid.ok()) {
-    return {Status::Error, valid.error().message, {}, {}};
+    return DispatchOutcome{Status::Error, valid.error().message, {}, {}};
   }
-  Result<DeviceHandles> device = state_->get_device();
-  if (!device.ok()) return {Status::Error, device.error().message, {}, {}};
+  Result<DeviceHandles> device = get_device();
+  if (!device.ok()) return DispatchOutcome{Status::Error, device.error().message, {}, {}};
   const VulkanInstance& instance = device->device->instance();
   if (auto limit = exceeded_limit(iface, inputs, grid, instance.limits())) {
-    return {Status::NotSupported, *limit, {}, {}};
+    return DispatchOutcome{Status::NotSupported, *limit, {}, {}};
   }
 
   const auto setup_start = std::chrono::steady_clock::now();
   bool built = false;
   Result<std::shared_ptr<const Pipeline>> pipeline =
       device->pipelines->get(program->id(), program->lowered().spirv, iface, built);
-  if (!pipeline.ok()) return {Status::CompileError, pipeline.error().message, {}, {}};
-  const double setup_ms = built ? std::chrono::duration<double, std::milli>(
-                                      std::chrono::steady_clock::now() - setup_start)
-                                      .count()
-                                : 0.0;
-  state_->pipelines_built += built ? 1 : 0;
+  if (!pipeline.ok())
+    return DispatchOutcome{Status::CompileError, pipeline.error().message, {}, {}};
+  pipelines_built += built ? 1 : 0;
+  ReadyDispatch ready{*device, *pipeline,
+                      built ? std::chrono::duration<double, std::milli>(
+                                  std::chrono::steady_clock::now() - setup_start)
+                                  .count()
+                            : 0.0,
+                      std::nullopt};
 
   // On a discrete GPU a small dispatch (a host-driven engine level) uses its
   // buffers in host memory, in place: no copies to record and order around
   // it, so the queue, which every thread's submissions share, spends less
   // on each.
-  const bool forced = state_->options.force_staging || mutant_forces_staging();
+  const bool forced = options.force_staging || mutant_forces_staging();
   const bool small = bound_bytes(iface, inputs) <= kInHostMemoryBytes;
-  const DispatchRequest request{
-      **pipeline,
-      iface,
-      inputs,
-      grid,
-      forced || (!instance.unified_memory() && !small),
-      state_->options.fence_timeout,
+  ready.request.emplace(DispatchRequest{
+      *ready.pipeline, iface, inputs, grid, forced || (!instance.unified_memory() && !small),
+      options.fence_timeout,
       instance.unified_memory() ? MemoryPlace::HostVisible : MemoryPlace::Staging,
-      !instance.cpu_device() || bound_bytes(iface, inputs) > kUntimedCpuDispatchBytes};
-  DispatchOutcome outcome = run_dispatch(*device->device, *device->buffers, request);
-  outcome.timing.setup_ms = setup_ms;
+      !instance.cpu_device() || bound_bytes(iface, inputs) > kUntimedCpuDispatchBytes});
+  return ready;
+}
+
+DispatchOutcome VulkanBackend::dispatch(const CompiledProgram& compiled, const BufferSet& inputs,
+                                        const Grid& grid) {
+  std::variant<DispatchOutcome, ReadyDispatch> ready = state_->ready(compiled, inputs, grid);
+  if (auto* refused = std::get_if<DispatchOutcome>(&ready)) return std::move(*refused);
+  const ReadyDispatch& run = std::get<ReadyDispatch>(ready);
+  DispatchOutcome outcome = run_dispatch(*run.device.device, *run.device.buffers, *run.request);
+  outcome.timing.setup_ms = run.setup_ms;
   state_->recover(outcome.status);
   return outcome;
+}
+
+LevelLoopOutcome VulkanBackend::dispatch_levels(const CompiledProgram& compiled,
+                                                const BufferSet& initial, const Grid& grid,
+                                                const LevelLoop& loop) {
+  // A run the checks refuse, and a loop of another shape, are the default's:
+  // it reports the refusal as its first level's.
+  std::variant<DispatchOutcome, ReadyDispatch> ready = state_->ready(compiled, initial, grid);
+  if (const auto* run = std::get_if<ReadyDispatch>(&ready)) {
+    std::optional<LevelLoopOutcome> out =
+        run_level_loop(*run->device.device, *run->device.buffers, *run->request, loop);
+    if (out) {
+      state_->recover(out->status);
+      return std::move(*out);
+    }
+  }
+  return Backend::dispatch_levels(compiled, initial, grid, loop);
 }
 
 BatchOutcome VulkanBackend::dispatch_runs(const CompiledProgram& compiled, const BufferSet& inputs,

@@ -54,6 +54,11 @@ class VulkanBackend final : public Backend {
   /// Records many runs per command buffer (batch_run.h, DESIGN.md "Batched runs").
   BatchOutcome dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
                              const Grid& grid, const BatchOptions& options) override;
+  /// Records several levels per submission with the state kept on the device
+  /// (dispatch_run.h, DESIGN.md "Level loops"); a loop of another shape runs
+  /// as the default's, a dispatch a level.
+  LevelLoopOutcome dispatch_levels(const CompiledProgram& program, const BufferSet& state,
+                                   const Grid& grid, const LevelLoop& loop) override;
 
   /// compile() lowers on the calling thread, and prepare() builds the
   /// pipeline on the device the dispatches use, under the backend's lock for
