@@ -48,7 +48,7 @@ certify/report: backends certify/suite spec/ir spec/support spec/text
 certify/gate: certify/report certify/suite spec/support
 certify/run: archetypes/graph backends certify/gate certify/report certify/suite generators reference spec/ir spec/support spec/text
 certify/cli: archetypes/dataflow backends backends/cuda backends/fault_injection backends/isolation generators backends/opencl backends/plugin backends/registry backends/vulkan certify/gate certify/report certify/run certify/suite reference spec/ir spec/support spec/text spec/validate
-tests:
+tests: archetypes/dataflow backends backends/registry reference/graph spec/ir
 tests/cuda_c:
 bench/backends: archetypes/graph backends backends/registry generators reference/graph spec/ir
 bench/certify: backends backends/registry certify/run certify/suite
