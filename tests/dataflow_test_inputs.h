@@ -112,4 +112,21 @@ inline void expect_engine_matches_reference(Backend& backend) {
   }
 }
 
+/// The budget every backend here is built with for
+/// expect_loop_past_budget_is_timeout: fewer iterations than a level's loop
+/// over a frontier word's 32 bits.
+inline constexpr uint32_t kSmallLoopBudget = 20;
+
+/// The engine on `backend` (built with loop_iteration_budget =
+/// kSmallLoopBudget) ends a chain's run as a Timeout naming the budget.
+inline void expect_loop_past_budget_is_timeout(Backend& backend) {
+  auto engine = DataflowEngine::create(backend, *make_transfer("block_mask"));
+  ASSERT_TRUE(engine.ok()) << engine.error().message;
+  auto r = engine->run(chain(kChain));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().status, Status::Timeout) << r.error().message;
+  const std::string named = "more than " + std::to_string(kSmallLoopBudget) + " loop iterations";
+  EXPECT_NE(r.error().message.find(named), std::string::npos) << r.error().message;
+}
+
 }  // namespace vyre::dataflow::testing

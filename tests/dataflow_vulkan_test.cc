@@ -33,15 +33,9 @@ TEST(DataflowOnVulkan, TheEngineGivesTheReferencesFindingsAndLevels) {
 
 TEST(DataflowOnVulkan, ALevelPastTheLoopBudgetEndsTheLoopAsTimeout) {
   BackendOptions options;
-  options.loop_iteration_budget = 20;  // A level's loop over a frontier word's 32 bits.
+  options.loop_iteration_budget = testing::kSmallLoopBudget;
   vulkan::VulkanBackend backend(options);
-  auto engine = DataflowEngine::create(backend, *make_transfer("block_mask"));
-  ASSERT_TRUE(engine.ok()) << engine.error().message;
-  auto r = engine->run(chain(kChain));
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().status, Status::Timeout) << r.error().message;
-  EXPECT_NE(r.error().message.find("more than 20 loop iterations"), std::string::npos)
-      << r.error().message;
+  testing::expect_loop_past_budget_is_timeout(backend);
 }
 
 /// The level program (block_mask) compiled on a Vulkan backend, and the loop
