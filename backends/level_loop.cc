@@ -2,6 +2,7 @@
 // on the host between levels.
 #include "backends/level_loop.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -82,6 +83,16 @@ LevelLoopOutcome Backend::dispatch_levels(const CompiledProgram& program, const 
   for (const std::string& name : loop.outputs) out.state[name] = std::move(state[name]);
   out.state[loop.current] = std::move(state[loop.current]);
   return out;
+}
+
+uint32_t next_level_group(uint32_t n, std::chrono::steady_clock::duration took,
+                          std::chrono::milliseconds timeout) {
+  using Duration = std::chrono::steady_clock::duration;
+  const auto budget = std::chrono::duration_cast<Duration>(timeout) / 4;
+  const auto per_level = std::max<Duration>(took / std::max<uint32_t>(n, 1), Duration{1});
+  const auto fits = static_cast<uint64_t>(budget / per_level);
+  const uint64_t most = std::clamp<uint64_t>(2 * uint64_t{n}, 1, kMaxLevelsPerWait);
+  return static_cast<uint32_t>(std::clamp<uint64_t>(fits, 1, most));
 }
 
 }  // namespace vyre

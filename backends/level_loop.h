@@ -9,6 +9,7 @@
 // such as the engine's level program).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -59,5 +60,18 @@ struct LevelLoopOutcome {
   /// every level was measured.
   std::optional<double> device_ms;
 };
+
+/// Most levels a backend's device-resident loop runs per wait (OpenCL's and
+/// Vulkan's): a long loop waits once per this many levels, one that ends
+/// early runs at most this many past its end.
+inline constexpr uint32_t kMaxLevelsPerWait = 32;
+
+/// The size of a device loop's next group of levels after one of `n` levels
+/// that took `took`: twice as many, at most kMaxLevelsPerWait, and no more
+/// than take about a quarter of `timeout` (a level's) at this group's pace,
+/// so that a group stays well within the two timeouts an isolated child's
+/// parent allows between progress reports, even if its levels slow down.
+uint32_t next_level_group(uint32_t n, std::chrono::steady_clock::duration took,
+                          std::chrono::milliseconds timeout);
 
 }  // namespace vyre

@@ -5,6 +5,7 @@
 // costs is counted in submissions: a timing would depend on the machine.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -75,7 +76,16 @@ class VulkanLevelLoop : public ::testing::Test {
     }
   }
 
-  vulkan::VulkanBackend backend_{BackendOptions{}};
+  /// A fence timeout long enough that the loop's groups never shrink for the
+  /// pace of a loaded machine (a quarter of it per group: next_level_group),
+  /// so the submission counts below hold anywhere.
+  static BackendOptions patient() {
+    BackendOptions options;
+    options.fence_timeout = std::chrono::minutes(10);
+    return options;
+  }
+
+  vulkan::VulkanBackend backend_{patient()};
   std::shared_ptr<const CompiledProgram> program_;
   const BufferSet state_ = chain_state(kChain);
   const Grid grid_{{1, 1, 1}};

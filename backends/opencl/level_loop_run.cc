@@ -55,7 +55,7 @@ class LoopRun {
       const uint32_t n = std::min(group, r_.loop.max_levels - levels_run_);
       const Clock::time_point start = Clock::now();
       if (!run_group(n, done)) return std::move(failure_);
-      group = next_group(n, Clock::now() - start);
+      group = next_level_group(n, Clock::now() - start, r_.timeout);
     }
     if (!read_back()) return std::move(failure_);
     out_.status = Status::Ok;
@@ -63,19 +63,6 @@ class LoopRun {
   }
 
  private:
-  /// The size of the group after one of `n` levels that took `took`: twice
-  /// as many, at most kMaxLevelsPerWait, and no more than take about a
-  /// quarter of a level's timeout at this group's pace, so that a group
-  /// stays well within the two timeouts an isolated child's parent allows
-  /// between progress reports, even if its levels slow down.
-  uint32_t next_group(uint32_t n, Clock::duration took) const {
-    const auto budget = std::chrono::duration_cast<Clock::duration>(r_.timeout) / 4;
-    const auto per_level = std::max<Clock::duration>(took / n, Clock::duration{1});
-    const auto fits = static_cast<uint64_t>(budget / per_level);
-    return static_cast<uint32_t>(
-        std::clamp<uint64_t>(fits, 1, std::min<uint64_t>(2 * n, kMaxLevelsPerWait)));
-  }
-
   /// Records a failed call; always false.
   bool fail(cl_int error, const std::string& what) {
     failure_.status = resource_status(error);

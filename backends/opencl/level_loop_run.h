@@ -14,10 +14,6 @@
 
 namespace vyre::opencl {
 
-/// Most levels enqueued before one wait. Groups start at two levels and
-/// double up to it, so a loop of a few levels runs few levels ahead.
-inline constexpr uint32_t kMaxLevelsPerWait = 32;
-
 /// Everything one level loop needs besides the queue.
 struct LevelLoopRequest {
   const BuiltKernel& kernel;

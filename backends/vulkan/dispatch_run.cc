@@ -17,11 +17,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Most levels one submission of a level loop records. Groups grow from 2 to
-/// this, as OpenCL's do (opencl/DESIGN.md "Level loops"): a loop that ends
-/// early runs few levels past its end, a long one waits once per 32 levels.
-constexpr uint32_t kMaxLevelGroup = 32;
-
 /// Where a level loop's buffers are among a run's bindings.
 struct LevelBindings {
   size_t changed = 0;
@@ -348,18 +343,21 @@ class Run {
     return LevelBindings{*changed, *level, *current, *next};
   }
 
-  /// Groups of levels, one submission and one wait each, until a level left
+  /// Groups of levels (2, then as next_level_group says: doubling up to
+  /// kMaxLevelsPerWait while a group takes under a quarter of the fence
+  /// timeout), one submission and one wait each, until a level left
   /// `changed` at 0 or the levels ran out. Levels after an unchanged one in
   /// its group run too and change nothing (level_loop.h); their words are
   /// reported.
   bool run_level_groups(const LevelLoop& loop, const LevelBindings& at, LevelLoopOutcome& out) {
     if (!upload() || !describe()) return false;
     Result<DeviceBuffer*> table =
-        buffers_.create(VkDeviceSize{kMaxLevelGroup} * 4, MemoryPlace::HostVisible);
+        buffers_.create(VkDeviceSize{kMaxLevelsPerWait} * 4, MemoryPlace::HostVisible);
     if (!table.ok()) return fail(table.error());
     uint32_t group = 2;
-    for (uint32_t level = 0; level < loop.max_levels; group = std::min(group * 2, kMaxLevelGroup)) {
+    for (uint32_t level = 0; level < loop.max_levels;) {
       const uint32_t levels = std::min(group, loop.max_levels - level);
+      const Clock::time_point start = Clock::now();
       Result<VkCommandBuffer> begun = device_.begin(request_.timed);
       if (!begun.ok()) return fail(begun.error());
       const VkCommandBuffer cmd = *begun;
@@ -389,6 +387,7 @@ class Run {
       }
       level += levels;
       if (unchanged) break;
+      group = next_level_group(levels, Clock::now() - start, request_.fence_timeout);
     }
     return true;
   }
