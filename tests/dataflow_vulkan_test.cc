@@ -126,5 +126,17 @@ TEST_F(VulkanLevelLoop, ALoopOfAnotherShapeIsLeftToTheDefault) {
   EXPECT_EQ(submissions_, 2 * def.changed_words.size());  // Both ran a dispatch a level.
 }
 
+TEST_F(VulkanLevelLoop, ALoopWhoseCurrentIsItsNextIsLeftToTheDefault) {
+  // On the device that would be a copy of a buffer onto itself.
+  LevelLoop loop = loop_;
+  loop.current = loop.next;
+  submissions_ = 0;
+  const LevelLoopOutcome out = backend_.dispatch_levels(*program_, state_, grid_, loop);
+  const LevelLoopOutcome def = backend_.Backend::dispatch_levels(*program_, state_, grid_, loop);
+  ASSERT_EQ(out.status, def.status) << out.message;
+  EXPECT_EQ(out.changed_words, def.changed_words);
+  EXPECT_EQ(submissions_, 2 * def.changed_words.size());
+}
+
 }  // namespace
 }  // namespace vyre::dataflow

@@ -326,6 +326,9 @@ class Run {
     const std::optional<size_t> changed = index(loop.changed), level = index(loop.level_buffer),
                                 current = index(loop.current), next = index(loop.next);
     if (!changed || !level || !current || !next) return std::nullopt;
+    // Three buffers the loop copies between: one buffer in two roles would
+    // make a copy's source and destination overlap, which Vulkan forbids.
+    if (*changed == *current || *changed == *next || *current == *next) return std::nullopt;
     if (!writable(*changed) || !writable(*next) || host_bytes(*changed) < 4 ||
         host_bytes(*current) != host_bytes(*next) ||
         (uint64_t{loop.level_word} + 1) * 4 > host_bytes(*level)) {
@@ -422,7 +425,9 @@ class Run {
   }
 
   /// Staged path: the state into its staging regions after a group, `current`
-  /// included when the shader only reads it.
+  /// included when the shader only reads it. Every group records it: which
+  /// group is the last is known only after its wait, and a copy in each
+  /// costs less than one more submission and wait at the end.
   void record_state_readback(VkCommandBuffer cmd, const LevelBindings& at) {
     const Binding& current = bindings_[at.current];
     if (current.access != BufferAccess::ReadWrite) {

@@ -82,6 +82,8 @@ struct DeviceHandles {
   }
 };
 
+struct ReadyDispatch;  // Below: what a run needs once its checks passed.
+
 // compile() and prepare() may come from several threads alongside the
 // dispatches (compiles_concurrently), and dispatch() from several threads at
 // once (concurrent_dispatches), so what they share (the instance and the
@@ -139,9 +141,8 @@ struct VulkanBackend::State {
   }
 
   /// The checks and the pipeline a run needs, or why it cannot be made.
-  std::variant<DispatchOutcome, struct ReadyDispatch> ready(const CompiledProgram& compiled,
-                                                            const BufferSet& inputs,
-                                                            const Grid& grid);
+  std::variant<DispatchOutcome, ReadyDispatch> ready(const CompiledProgram& compiled,
+                                                     const BufferSet& inputs, const Grid& grid);
 
   /// After a hang (the device was abandoned) or a device loss, drop the
   /// device so that the next dispatch gets a fresh one.
