@@ -83,7 +83,7 @@ TEST(GraphGen, CounterexamplesShrinkToTinyGraphs) {
   for (const auto& [shape, max_nodes, edges] : tiny) {
     GraphSample smallest;
     bool failed = false;
-    const auto result = rc::detail::checkTestable([&] {
+    const auto result = rc::detail::checkTestable([&, shape = shape] {
       const GraphSample s = *graph_sample(shape);
       if (s.graph.edge_count() > 0) {
         smallest = s;

@@ -205,7 +205,7 @@ std::optional<TestCase> outline(const TestCase& c, Prng& rng) {
   const auto [s, i] = sites[rng.below(sites.size())];
   const std::string name = unused_name(c.program, "out");
   TestCase out = c;
-  out.program.entry = edit::replace_statement(c.program.entry, s, [&](const Node& n) {
+  out.program.entry = edit::replace_statement(c.program.entry, s, [&, i = i](const Node& n) {
     const ExprPtr e = edit::expression_at(Body{without_bodies(n)}, i).expr;
     Body rewritten =
         edit::replace_expression(Body{n}, i, [&](const ExprPtr&) { return var(name); });

@@ -150,9 +150,11 @@ void atomic_reduction(Plan& p, Body& out, const std::string& a) {
   constexpr std::array<AtomicOp, 6> kOrderFree = {AtomicOp::Add, AtomicOp::Or,  AtomicOp::And,
                                                   AtomicOp::Xor, AtomicOp::Min, AtomicOp::Max};
   // The returned value depends on the order; no statement ever reads it.
-  out.push_back(let(p.fresh_name(),
-                    atomic(p.rng.pick<AtomicOp>(kOrderFree), a, mul(var(kWorkgroupIndex), u32(2)),
-                           gen_expr(p, DataType::U32, draw_expr_depth(p)))));
+  // Drawn one by one, in the order GCC evaluated the arguments (last first).
+  ExprPtr value = gen_expr(p, DataType::U32, draw_expr_depth(p));
+  const AtomicOp op = p.rng.pick<AtomicOp>(kOrderFree);
+  out.push_back(
+      let(p.fresh_name(), atomic(op, a, mul(var(kWorkgroupIndex), u32(2)), std::move(value))));
   out.push_back(barrier());
   fold_into_output(p, out, load(a, mul(var(kWorkgroupIndex), u32(2))));
 }

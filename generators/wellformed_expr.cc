@@ -187,8 +187,12 @@ ExprPtr gen_u32(Plan& p, int depth) {
                        ExprPtr l = gen_u32(p, depth - 1);
                        return binary(op, std::move(l), gen_u32(p, depth - 1));
                      }});
-  options.push_back(
-      {3, [&] { return unary(p.rng.pick<UnOp>(all_un_ops()), gen_u32(p, depth - 1)); }});
+  options.push_back({3, [&] {
+                       // Operand first, then the operator: arguments' order of evaluation is
+                       // unspecified, and GCC's (last first) is the one the seeds pin.
+                       ExprPtr operand = gen_u32(p, depth - 1);
+                       return unary(p.rng.pick<UnOp>(all_un_ops()), std::move(operand));
+                     }});
   if (p.features.calls) {
     options.push_back({3, [&] {
                          const OpSpec* op = p.rng.pick<const OpSpec*>(callable_ops());
@@ -246,7 +250,8 @@ ExprPtr gen_condition(Plan& p, int depth) {
     constexpr std::array<BinOp, 8> kCompare = {BinOp::Eq, BinOp::Ne, BinOp::Lt,  BinOp::Gt,
                                                BinOp::Le, BinOp::Ge, BinOp::And, BinOp::Or};
     ExprPtr l = gen_u32(p, depth - 1);
-    return binary(p.rng.pick<BinOp>(kCompare), std::move(l), gen_u32(p, depth - 1));
+    ExprPtr r = gen_u32(p, depth - 1);  // Before the operator, as GCC evaluated it.
+    return binary(p.rng.pick<BinOp>(kCompare), std::move(l), std::move(r));
   }
   return gen_u32(p, depth);
 }
@@ -266,8 +271,9 @@ ExprPtr gen_uniform_u32(Plan& p, int depth) {
   if (depth > 0) {
     options.push_back({3, [&] {
                          ExprPtr l = gen_uniform_u32(p, depth - 1);
+                         ExprPtr r = gen_uniform_u32(p, depth - 1);  // Then the operator.
                          return binary(p.rng.pick<BinOp>(all_bin_ops()), std::move(l),
-                                       gen_uniform_u32(p, depth - 1));
+                                       std::move(r));
                        }});
     options.push_back({2, [&] { return gen_load(p, DataType::U32, depth, true); }});
   }

@@ -36,8 +36,11 @@ ExprPtr input_word(Plan& p) {
     if (b.role == Role::Input && b.decl.element == DataType::U32) inputs.push_back(&b);
   }
   const BufferPlan& b = *p.rng.pick<const BufferPlan*>(inputs);
-  ExprPtr index = add(mul(var(kGlobalIndex), u32(static_cast<uint32_t>(p.rng.between(1, 3)))),
-                      p.rng.chance(1, 2) ? var(kTracePointer) : u32(p.rng.next_u32() & 7));
+  // Drawn one by one, in the order GCC evaluated the arguments (last first):
+  // that order is unspecified, and the seeds pin GCC's.
+  ExprPtr offset = p.rng.chance(1, 2) ? var(kTracePointer) : u32(p.rng.next_u32() & 7);
+  const auto stride = static_cast<uint32_t>(p.rng.between(1, 3));
+  ExprPtr index = add(mul(var(kGlobalIndex), u32(stride)), std::move(offset));
   return load(b.decl.name, mod(std::move(index), u32(std::max<uint32_t>(1, b.elements))));
 }
 
@@ -103,8 +106,9 @@ Body junk(Plan& p, bool may_return) {
   Body out;
   for (const BufferPlan& b : p.buffers) {
     if (b.role != Role::Own || b.elements == 0 || !p.rng.chance(1, 2)) continue;
-    out.push_back(store(b.decl.name, u32(static_cast<uint32_t>(p.rng.below(b.elements))),
-                        gen_expr(p, b.decl.element, 2)));
+    ExprPtr value = gen_expr(p, b.decl.element, 2);  // Before the slot, as GCC drew them.
+    out.push_back(
+        store(b.decl.name, u32(static_cast<uint32_t>(p.rng.below(b.elements))), std::move(value)));
   }
   if (may_return && p.rng.chance(1, 3)) out.push_back(ret());
   if (out.empty()) {

@@ -13,7 +13,10 @@
 // (wellformed_path.cc) and expressions shaped like optimiser rules
 // (wellformed_idiom.cc), each conforming by its own construction. Sizes
 // are drawn per program (mostly small, some large). Draws come from Prng
-// alone, so a seed names the same case forever.
+// alone, so a seed names the same case forever, whatever the compiler: at
+// most one argument of a call (or operand of an operator) may draw, since
+// C++ leaves their order unspecified (GCC evaluates the last first, clang
+// the first; where two drew, GCC's order is now written out).
 #pragma once
 
 #include <cstdint>

@@ -195,8 +195,9 @@ void gen_reload_after_store(Plan& p, Body& out, int nesting) {
   gen_statements(p, out, nesting, false, static_cast<int>(p.rng.below(2)));
   // Each a bijection of the loaded value, so a stale load shows in the result.
   constexpr std::array<BinOp, 3> kCombine = {BinOp::Add, BinOp::BitXor, BinOp::Sub};
-  ExprPtr again = binary(p.rng.pick<BinOp>(kCombine), load(b.decl.name, index),
-                         gen_expr(p, DataType::U32, expr_depth(p)));
+  ExprPtr value =
+      gen_expr(p, DataType::U32, expr_depth(p));  // Then the operator, as GCC drew them.
+  ExprPtr again = binary(p.rng.pick<BinOp>(kCombine), load(b.decl.name, index), std::move(value));
   out.push_back(store(b.decl.name, std::move(index), std::move(again)));
 }
 

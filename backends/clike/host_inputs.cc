@@ -18,7 +18,7 @@ Result<Ok> check_host_inputs(const EntryInterface& iface, const BufferSet& input
   }
   for (const auto& [name, bytes] : inputs) {
     const bool known = std::any_of(iface.buffers.begin(), iface.buffers.end(),
-                                   [&](const BoundBuffer& b) { return b.name == name; });
+                                   [&n = name](const BoundBuffer& b) { return b.name == n; });
     if (!known) {
       return Error{"input `" + name + "` names no buffer of the program that takes a binding"};
     }

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "backends/isolation/testing/fake_backend.h"
+#include "spec/support/sanitized_share.h"
 
 namespace vyre {
 namespace {
@@ -38,12 +39,8 @@ using isolation::testing::make_fake_backend;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-#if defined(__SANITIZE_ADDRESS__)
 // The sanitizer catches the fault itself and ends the child its own way.
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+constexpr bool kSanitized = kSanitizedBuild;
 
 // Generous call limits: under sanitizers a crashing child spends a while
 // symbolizing its report. Only the hang tests use hang_options().

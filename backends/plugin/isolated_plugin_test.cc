@@ -9,6 +9,7 @@
 
 #include "backends/plugin/plugin_test_paths.h"
 #include "backends/plugin/plugin_test_programs.h"
+#include "spec/support/sanitized_share.h"
 
 namespace vyre {
 namespace {
@@ -27,11 +28,8 @@ std::string numbered(std::string message) {
 using namespace plugin::testing;
 using std::chrono::milliseconds;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;  // The sanitizer ends a faulting child its own way.
-#else
-constexpr bool kSanitized = false;
-#endif
+// The sanitizer catches the fault itself and ends the child its own way.
+constexpr bool kSanitized = kSanitizedBuild;
 
 // Generous limits, as under sanitizers a crashing child spends a while
 // symbolizing its report; the hang case alone waits 1 s.

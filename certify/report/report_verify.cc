@@ -257,8 +257,8 @@ Result<Ok> check_members(const nlohmann::json& object, std::span<const Field> fi
     if (auto r = check_value(*it, field, at); !r) return r;
   }
   for (const auto& [key, value] : object.items()) {
-    const bool known =
-        std::any_of(fields.begin(), fields.end(), [&](const Field& f) { return f.name == key; });
+    const bool known = std::any_of(fields.begin(), fields.end(),
+                                   [&k = key](const Field& f) { return f.name == k; });
     if (!known) return Error{path + "/" + key + ": not a member schema 1 defines"};
   }
   return Ok{};

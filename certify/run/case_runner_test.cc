@@ -260,7 +260,7 @@ TEST(CaseRunner, EachFailedDispatchStatusGetsItsVerdict) {
   };
   for (auto [status, verdict] : kStatuses) {
     ScriptedBackend backend;
-    backend.answer = [status](uint32_t) { return status_only(status); };
+    backend.answer = [status = status](uint32_t) { return status_only(status); };
     ReproSink repros;
     CaseResult r = run_case(backend, plus_one_case(), runs(3), repros.callback());
     EXPECT_EQ(r.verdict, verdict) << name_of(status);

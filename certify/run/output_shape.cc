@@ -30,9 +30,9 @@ std::optional<std::string> output_shape_problem(const Program& program, const Bu
   if (outputs.size() != returned) {
     // Some name is no read_write buffer of the program: say which.
     for (const auto& [name, bytes] : outputs) {
-      const auto declared =
-          std::find_if(program.buffers.begin(), program.buffers.end(), [&](const BufferDecl& b) {
-            return b.name == name && b.access == BufferAccess::ReadWrite;
+      const auto declared = std::find_if(
+          program.buffers.begin(), program.buffers.end(), [&n = name](const BufferDecl& b) {
+            return b.name == n && b.access == BufferAccess::ReadWrite;
           });
       if (declared == program.buffers.end()) {
         return "malformed output: buffer '" + name +
