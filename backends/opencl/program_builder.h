@@ -22,8 +22,11 @@
 namespace vyre::opencl {
 
 /// Options of every clBuildProgram: OpenCL C 1.2, no relaxed-math flags (the
-/// IR has no floats, and none would be allowed to lose exactness).
-inline constexpr const char* kBuildOptions = "-cl-std=CL1.2";
+/// IR has no floats, and none would be allowed to lose exactness), and no
+/// warnings: generated code trips style warnings (a constant operand of
+/// `||`), and PoCL's and NVIDIA's compilers print "N warnings generated." on
+/// stderr for each kernel, thousands of lines in a hunt.
+inline constexpr const char* kBuildOptions = "-cl-std=CL1.2 -w";
 
 /// The first line of a kernel's source built with `-cl-opt-disable` as well
 /// (Encoding::ClOptDisable): the encoding travels in the source, so every
