@@ -54,11 +54,23 @@ std::optional<CallFailure> IsolatedBackend::start() {
 }
 
 IsolatedBackend::Connected IsolatedBackend::connection(uint64_t holding) {
-  // A dead child is let go of after the lock: its end may take a moment.
-  std::shared_ptr<ChildConnection> retired;
-  std::lock_guard lock(mutex_);
-  if (child_ && child_->alive() && child_->hosted_generation() >= holding) return child_;
-  retired = std::move(child_);
+  std::unique_lock lock(mutex_);
+  const auto usable = [&] {
+    return child_ && child_->alive() && child_->hosted_generation() >= holding;
+  };
+  if (usable()) return child_;
+  if (child_) {
+    // The old child is let go of before the next is forked, so that its
+    // reader thread is not still ending (freeing, unregistering) during the
+    // fork: GCC 12's ASan runtime takes no locks around fork, and a child
+    // forked while another thread held its allocator's hung at start-up
+    // (session 10, twice). Not under the lock: its end may take a moment.
+    std::shared_ptr<ChildConnection> retired = std::move(child_);
+    lock.unlock();
+    retired.reset();
+    lock.lock();
+    if (usable()) return child_;  // Another call started one meanwhile.
+  }
   if (failed_starts_ >= options_.max_start_attempts && start_failure_) {
     return CallFailure{start_failure_->status,
                        "gave up starting the backend process after " +
