@@ -6,6 +6,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config clang clang-format git lld
+  # clang's sanitizer runtimes (the asan preset builds with clang; only recommended by clang):
+  libclang-rt-14-dev
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   spirv-tools spirv-headers spirv-cross libspirv-cross-c-shared-dev glslang-dev glslang-tools
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
