@@ -6,9 +6,7 @@
 # CTest runs it as: cmake -DCLI=... -DSHARD=I/N -DOUT=... -DTAKES_DEVICE=ON|OFF
 #   "-DARGS=--backend;vulkan;..." -P this.
 
-# The CLI keeps its driver cache under $XDG_CACHE_HOME: in the build tree,
-# never in the user's home.
-set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
+include(${CMAKE_CURRENT_LIST_DIR}/test_driver_cache.cmake)
 
 set(device "")
 if(TAKES_DEVICE AND DEFINED ENV{CTEST_RESOURCE_GROUP_COUNT})

@@ -3,21 +3,7 @@
 # Expects CLI, the executable's path; CLI_WORKING_DIRECTORY, when set, is
 # where it runs.
 
-# The CLI keeps its driver cache (--cache-dir's default) under
-# $XDG_CACHE_HOME: in the build tree, never in the user's home.
-set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
-# PoCL's own kernel cache, which it keys by the kernel's source, build options
-# and device, is the one the unit tests use (PoCL's default under $HOME), not
-# the build tree's: every build of vyre-certify asks PoCL for the same kernels,
-# and what one build's tests compiled the next build's reuse, as the unit
-# tests do. Our calls into PoCL are the same either way; vyre-certify's own
-# cache, whose hits and misses are our code, stays in the build tree. CI's
-# sanitized OpenCL certification test took 148 s with PoCL's cache cold, 78 s
-# warm. Only a folder PoCL already made is used (a home that is not writable
-# keeps the build tree's).
-if(NOT DEFINED ENV{POCL_CACHE_DIR} AND IS_DIRECTORY "$ENV{HOME}/.cache/pocl/kcache")
-  set(ENV{POCL_CACHE_DIR} "$ENV{HOME}/.cache/pocl/kcache")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/test_driver_cache.cmake)
 
 # Runs the CLI with the remaining arguments; fails unless it exits
 # `expected_rc` (a process killed by a signal never does: CMake reports it as

@@ -10,9 +10,7 @@
 # The mutants sit in the shared lowering, so BACKEND may be vulkan or opencl.
 #   -DCLI=vyre-certify-mutants -DOUT_DIR=dir [-DBACKEND=vulkan] [-DRUNS=2] [-DRUN_TIMEOUT=s]
 
-# The CLI keeps its driver cache under $XDG_CACHE_HOME: in the build tree,
-# never in the user's home.
-set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/test_driver_cache.cmake)
 cmake_minimum_required(VERSION 3.25)
 foreach(var CLI OUT_DIR)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")

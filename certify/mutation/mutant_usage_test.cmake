@@ -3,9 +3,7 @@
 # MUTANTS.md documents every row with its description (one table, checked).
 #   -DCLI=vyre-certify-mutants -DDEF=mutants.def -DDOC=MUTANTS.md
 
-# The CLI keeps its driver cache under $XDG_CACHE_HOME: in the build tree,
-# never in the user's home.
-set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/test_driver_cache.cmake)
 cmake_minimum_required(VERSION 3.25)
 file(STRINGS ${DEF} def_rows REGEX "^VYRE_MUTANT\\(")
 list(LENGTH def_rows expected)

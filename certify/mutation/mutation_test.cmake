@@ -12,9 +12,7 @@
 #   -DCLI=vyre-certify-mutants -DBACKEND=vulkan -DRECORD=mutation_record.h
 #   -DOUT_DIR=dir -DLEVEL=L4 -DRUNS=2 [-DMUTANTS=A;B;...] [-DRUN_TIMEOUT=seconds]
 
-# The CLI keeps its driver cache under $XDG_CACHE_HOME: in the build tree,
-# never in the user's home.
-set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/test_driver_cache.cmake)
 cmake_minimum_required(VERSION 3.25)
 foreach(var CLI BACKEND RECORD OUT_DIR LEVEL RUNS)
   if(NOT DEFINED ${var})

@@ -2,9 +2,7 @@
 # report must name a case that did not pass.
 #   -DCLI=vyre-certify -DBACKEND=name-or-plugin -DLEVEL=L3 -DRUNS=2 -DOUT_DIR=dir
 
-# The CLI keeps its driver cache under $XDG_CACHE_HOME: in the build tree,
-# never in the user's home.
-set(ENV{XDG_CACHE_HOME} "${CMAKE_CURRENT_BINARY_DIR}/vyre-test-xdg-cache")
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/test_driver_cache.cmake)
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${OUT_DIR})
 execute_process(COMMAND ${CLI} --backend ${BACKEND} --level ${LEVEL} --runs ${RUNS}
