@@ -159,7 +159,7 @@ int cmd_certify(std::span<const std::string> args) {
   std::fprintf(stderr, "vyre-certify: %zu cases on `%s` (%s), level %s, %u runs each\n",
                chosen.size(), a.run.backend.c_str(), caps.device_name.c_str(),
                std::string(certify::name_of(a.run.level)).c_str(), a.run.runs);
-  const RunInterruption interruption;
+  const RunInterruption interruption("a partial report (complete: false) is written");
   a.run.interrupted = &interruption.signal();
   certify::Report report =
       certify::run_certification(*opened->backend, caps, chosen, a.run, random_tally);

@@ -12,6 +12,7 @@
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/command.h"
 #include "certify/cli/output_folder.h"
+#include "certify/cli/run_interruption.h"
 #include "certify/run/fuzz_hunt.h"
 #include "spec/support/parallel_for.h"
 
@@ -34,6 +35,8 @@ constexpr std::string_view kFuzzUsage =
     "  worker per 2 cores, at most 8 (NVIDIA's OpenCL builds one kernel at a time per\n"
     "  process); otherwise 1 (one Vulkan hunt already keeps many cores busy).\n"
     "  Defaults: --seconds 60, --seed 1, --out fuzz-findings/.\n"
+    "  SIGINT or SIGTERM ends the hunt early: the running cases finish, no other starts,\n"
+    "  and what was found is listed; the exit status is then 128 + the signal's number.\n"
     "  Exit: 0 no failure found, 1 failures found (listed), 2 bad usage or no usable backend.";
 
 int fuzz_usage_error(const std::string& message) {
@@ -163,6 +166,8 @@ int cmd_fuzz(std::span<const std::string> args) {
                                         ? caps.preferred_workgroup_size
                                         : a.hunt.preferred_workgroup_size;
   a.hunt.open_backend = [choice = a.backend] { return open_backend(choice); };
+  const RunInterruption interruption("the findings so far are listed");
+  a.hunt.interrupted = &interruption.signal();
   const Result<certify::HuntResult> hunted = certify::hunt(*opened->backend, a.hunt);
   if (!hunted) {
     std::fprintf(stderr, "vyre-certify fuzz: %s\n", hunted.error().message.c_str());
@@ -179,6 +184,10 @@ int cmd_fuzz(std::span<const std::string> args) {
   for (const certify::HuntFinding& f : r.findings) {
     std::printf("FAIL %s %s (%s): %s\n", f.dir.c_str(), f.case_id.c_str(),
                 std::string(certify::name_of(f.verdict)).c_str(), f.message.c_str());
+  }
+  if (const int signal = interruption.signal().load(); signal != 0) {
+    std::printf("interrupted by %s after %.1f s\n", signal_name(signal), r.seconds);
+    return 128 + signal;
   }
   return r.findings.empty() ? kExitOk : kExitFail;
 }

@@ -3,7 +3,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace vyre::cli {
 namespace {
@@ -14,20 +16,25 @@ static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler"
 struct sigaction g_previous_int;
 struct sigaction g_previous_term;
 
-constexpr char kNotice[] =
-    "\nvyre-certify: interrupted: the cases running finish, no other starts, and a partial "
-    "report (complete: false) is written; signal again to stop at once\n";
+// The notice the handler writes, composed before any signal can come.
+char g_notice[512];
+size_t g_notice_size = 0;
 
 void on_signal(int signal) {
   g_signal.store(signal);
   // Only async-signal-safe calls here.
-  ssize_t ignored = ::write(STDERR_FILENO, kNotice, sizeof kNotice - 1);
+  ssize_t ignored = ::write(STDERR_FILENO, g_notice, g_notice_size);
   (void)ignored;
 }
 
 }  // namespace
 
-RunInterruption::RunInterruption() {
+RunInterruption::RunInterruption(std::string_view written) {
+  const std::string notice =
+      "\nvyre-certify: interrupted: the cases running finish, no other starts, and " +
+      std::string(written) + "; signal again to stop at once\n";
+  g_notice_size = std::min(notice.size(), sizeof g_notice);
+  std::memcpy(g_notice, notice.data(), g_notice_size);
   struct sigaction action;
   std::memset(&action, 0, sizeof action);
   action.sa_handler = on_signal;

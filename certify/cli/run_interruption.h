@@ -1,18 +1,21 @@
-// SIGINT and SIGTERM during a certification run: the first one stops the run
-// from starting more cases, so that the cases running finish and a partial
-// report (marked incomplete, listing the cases not run) is still written; a
-// second one ends the process at once, as the signal's default action would.
+// SIGINT and SIGTERM during a certification run or a hunt: the first one
+// stops the run from starting more cases, so that the cases running finish
+// and a partial report (marked incomplete, listing the cases not run), or the
+// hunt's findings, are still written; a second one ends the process at once,
+// as the signal's default action would.
 #pragma once
 
 #include <atomic>
+#include <string_view>
 
 namespace vyre::cli {
 
 /// While alive, SIGINT and SIGTERM set signal() instead of ending the
-/// process (once each: the next is the default action again).
+/// process (once each: the next is the default action again), and say on
+/// stderr that the run stops and what is still `written`.
 class RunInterruption {
  public:
-  RunInterruption();
+  explicit RunInterruption(std::string_view written);
   ~RunInterruption();
   RunInterruption(const RunInterruption&) = delete;
   RunInterruption& operator=(const RunInterruption&) = delete;

@@ -186,8 +186,10 @@ void hunt_batches(const WorkerBackend& worker, const std::filesystem::path& scra
   run.reopen_backend = o.open_backend;
   run.reduction_seconds = o.reduction_seconds;
   run.out_dir = scratch.string();
+  run.interrupted = o.interrupted;
+  const auto interrupted = [&o] { return o.interrupted && o.interrupted->load() != 0; };
   uint32_t batch = kFirstBatch;
-  while (shared.totals.seconds() < o.seconds) {
+  while (shared.totals.seconds() < o.seconds && !interrupted()) {
     const auto [first, count] = shared.programs.claim(batch);
     if (count == 0) break;
     const double batch_start = shared.totals.seconds();

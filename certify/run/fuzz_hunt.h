@@ -14,6 +14,7 @@
 // reduced form written once by the worker that met it first.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -61,6 +62,10 @@ struct HuntOptions {
   uint64_t max_programs = 0;
   /// Seconds the reductions of each batch may take together.
   double reduction_seconds = kRunReductionSeconds;
+  /// Non-zero (a signal's number) once the hunt is to stop early (SIGINT,
+  /// SIGTERM): the cases running finish, no other case or batch starts, and
+  /// what was found is returned as after a hunt that ran out of time.
+  const std::atomic<int>* interrupted = nullptr;
 };
 
 /// What a hunt did.

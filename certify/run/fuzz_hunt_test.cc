@@ -10,11 +10,15 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "certify/run/marking_backend_for_tests.h"
@@ -112,6 +116,36 @@ TEST_F(FuzzHuntTest, AFindingsReadmeShowsTheWordsTheBackendGave) {
     EXPECT_NE(readme.find("vyre-certify run " + f.dir + "/original.vyre"), std::string::npos);
     EXPECT_LT(readme.size(), 8192u) << readme;
   }
+}
+
+// SIGINT or SIGTERM (cmd_fuzz's RunInterruption sets the flag): a hunt of an
+// hour stops once the flag is up, after the cases running finish, and
+// returns what it found; one interrupted before it starts runs nothing.
+TEST_F(FuzzHuntTest, AnInterruptedHuntStopsAndReturnsWhatItFound) {
+  std::atomic<int> interrupted{SIGINT};
+  MarkingBackend idle_backend;
+  HuntOptions o = marking_hunt_options((dir_ / "before").string(), 0);
+  o.seconds = 3600;
+  o.interrupted = &interrupted;
+  Result<HuntResult> before = hunt(idle_backend, o);
+  ASSERT_TRUE(before.ok()) << before.error().message;
+  EXPECT_EQ(before->cases, 0u);
+  EXPECT_EQ(idle_backend.dispatches(), 0u);
+
+  interrupted = 0;
+  MarkingBackend backend;
+  o.out_dir = (dir_ / "during").string();
+  std::thread signaller([&] {
+    while (backend.dispatches() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    interrupted = SIGTERM;
+  });
+  Result<HuntResult> during = hunt(backend, o);
+  signaller.join();
+  ASSERT_TRUE(during.ok()) << during.error().message;
+  EXPECT_GT(during->cases, 0u);
+  // Only the first batch's programs were taken (8: kFirstBatch).
+  EXPECT_LE(during->programs, 8u);
+  EXPECT_LT(during->seconds, 600.0);
 }
 
 }  // namespace
