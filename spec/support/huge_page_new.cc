@@ -5,25 +5,25 @@
 // lavapipe every page of a 128 MiB buffer copied that way was a fault.
 // Linked into the vyre-certify executables only, and not into sanitized
 // builds, whose runtime replaces operator new to check new/delete pairs.
-#include <sys/mman.h>
-
 #include <cstdint>
 #include <cstdlib>
 #include <new>
 
+#include "spec/support/huge_pages.h"
+
 namespace {
 
-constexpr std::size_t kLargeBytes = std::size_t{4} << 20;  // As reserve_on_huge_pages.
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
+using vyre::kHugeBufferBytes;
+using vyre::kHugePageBytes;
 
 void* allocate(std::size_t bytes) {
-  if (bytes < kLargeBytes) return std::malloc(bytes == 0 ? 1 : bytes);
-  if (bytes > SIZE_MAX - kHugePage) return nullptr;  // Rounding up would wrap.
+  if (bytes < kHugeBufferBytes) return std::malloc(bytes == 0 ? 1 : bytes);
+  if (bytes > SIZE_MAX - kHugePageBytes) return nullptr;  // Rounding up would wrap.
   // Aligned to (and a multiple of) a huge page, so that all of it can be
   // one; glibc gives memory this large fresh from mmap, untouched.
-  const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  void* p = std::aligned_alloc(kHugePage, rounded);
-  if (p != nullptr) (void)::madvise(p, rounded, MADV_HUGEPAGE);  // Advice only.
+  const std::size_t rounded = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  void* p = std::aligned_alloc(kHugePageBytes, rounded);
+  if (p != nullptr) vyre::advise_huge_pages(p, rounded);
   return p;
 }
 

@@ -9,16 +9,18 @@
 #include <new>
 #include <vector>
 
+#include "spec/support/huge_pages.h"
+
 namespace {
 
-constexpr std::size_t kHugePageSize = std::size_t{2} << 20;
+using vyre::kHugePageBytes;
 
 TEST(HugePageNew, LargeBlocksStartOnAHugePageAndHoldTheirBytes) {
   std::vector<uint8_t> big((std::size_t{5} << 20) + 3, 0xA5);
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(big.data()) % kHugePageSize, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(big.data()) % kHugePageBytes, 0u);
   big.back() = 0x5A;
   const std::vector<uint8_t> copy = big;
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(copy.data()) % kHugePageSize, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(copy.data()) % kHugePageBytes, 0u);
   EXPECT_EQ(copy, big);
   EXPECT_EQ(copy.front(), 0xA5);
   EXPECT_EQ(copy.back(), 0x5A);
@@ -36,7 +38,7 @@ TEST(HugePageNew, SmallBlocksAreUsableAndDistinct) {
 }
 
 TEST(HugePageNew, AnImpossibleSizeThrowsOrIsNull) {
-  for (std::size_t bytes : {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - kHugePageSize + 2, SIZE_MAX / 2}) {
+  for (std::size_t bytes : {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - kHugePageBytes + 2, SIZE_MAX / 2}) {
     EXPECT_THROW(::operator delete(::operator new(bytes)), std::bad_alloc) << bytes;
     EXPECT_EQ(::operator new(bytes, std::nothrow), nullptr) << bytes;
     EXPECT_EQ(::operator new[](bytes, std::nothrow), nullptr) << bytes;

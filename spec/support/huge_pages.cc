@@ -2,24 +2,18 @@
 
 #include <sys/mman.h>
 
-#include <cstdint>
-
 namespace vyre {
-namespace {
 
-/// Below this a page fault per 4 KiB is cheap enough.
-constexpr size_t kHugeBufferBytes = size_t{4} << 20;
-constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
-
-}  // namespace
+void advise_huge_pages(void* begin, size_t bytes) {
+  const auto start = reinterpret_cast<uintptr_t>(begin);
+  const uintptr_t first = (start + kHugePageBytes - 1) & ~uintptr_t{kHugePageBytes - 1};
+  const uintptr_t last = (start + bytes) & ~uintptr_t{kHugePageBytes - 1};
+  if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+}
 
 void reserve_on_huge_pages(std::vector<uint8_t>& buffer, size_t bytes) {
   buffer.reserve(bytes);
-  if (bytes < kHugeBufferBytes) return;
-  const auto begin = reinterpret_cast<uintptr_t>(buffer.data());
-  const uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
-  const uintptr_t last = (begin + bytes) & ~(kHugePage - 1);
-  if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  if (bytes >= kHugeBufferBytes) advise_huge_pages(buffer.data(), bytes);
 }
 
 }  // namespace vyre
