@@ -129,17 +129,23 @@ TEST_F(FuzzHuntTest, AnInterruptedHuntStopsAndReturnsWhatItFound) {
   o.interrupted = &interrupted;
   Result<HuntResult> before = hunt(idle_backend, o);
   ASSERT_TRUE(before.ok()) << before.error().message;
+  EXPECT_EQ(before->programs, 0u);
   EXPECT_EQ(before->cases, 0u);
   EXPECT_EQ(idle_backend.dispatches(), 0u);
 
   interrupted = 0;
   MarkingBackend backend;
   o.out_dir = (dir_ / "during").string();
+  std::atomic<bool> returned{false};
   std::thread signaller([&] {
-    while (backend.dispatches() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // Also ends if the hunt returns without a dispatch (the asserts say so).
+    while (backend.dispatches() == 0 && !returned) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     interrupted = SIGTERM;
   });
   Result<HuntResult> during = hunt(backend, o);
+  returned = true;
   signaller.join();
   ASSERT_TRUE(during.ok()) << during.error().message;
   EXPECT_GT(during->cases, 0u);
