@@ -64,7 +64,9 @@ IsolatedBackend::Connected IsolatedBackend::connection(uint64_t holding) {
     // reader thread is not still ending (freeing, unregistering) during the
     // fork: GCC 12's ASan runtime takes no locks around fork, and a child
     // forked while another thread held its allocator's hung at start-up
-    // (session 10, twice). Not under the lock: its end may take a moment.
+    // (session 10, twice). That holds when this call has the last reference
+    // (one lane, as in those tests); a call still holding the old child ends
+    // it later. Not under the lock: its end may take a moment.
     std::shared_ptr<ChildConnection> retired = std::move(child_);
     lock.unlock();
     retired.reset();
