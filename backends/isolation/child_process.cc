@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "backends/isolation/fork_safety.h"
 #include "backends/isolation/frame_io.h"
 
 namespace vyre::isolation {
@@ -113,6 +114,8 @@ std::string describe_wait_status(int wait_status) {
 
 Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const std::function<int()>& body) {
   ignore_sigpipe();
+  // Other threads (a hunt's workers, a pool's) allocate while this one forks.
+  make_forks_safe_for_the_allocator();
   reap_graveyard();
   int requests[2];
   int replies[2];

@@ -8,7 +8,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
 
 #include "backends/isolation/frame_io.h"
 
@@ -112,6 +117,57 @@ TEST(ChildProcess, DestructorNeverWaitsPastItsGrace) {
   }
   EXPECT_LT(Clock::now() - start, milliseconds(30000));  // Not forever.
   EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1);
+}
+
+// In the child: allocations of every size class, small to mapped, and a
+// thread, as a backend starting up makes them.
+int allocate_and_start_a_thread() {
+  for (size_t bytes = 16; bytes <= (size_t{8} << 20); bytes *= 4) {
+    void* block = std::malloc(bytes);
+    if (block == nullptr) return 30;
+    std::memset(block, 1, bytes);
+    std::free(block);
+  }
+  std::thread([] { std::vector<int> v(1000, 1); }).join();
+  return 0;
+}
+
+// Threads that allocate blocks of every size and start threads until
+// destroyed, as a hunt's workers do while a connection forks its child.
+class AllocatingThreads {
+ public:
+  explicit AllocatingThreads(int count) {
+    for (int t = 0; t < count; ++t) threads_.emplace_back([this, t] { churn(t); });
+  }
+  ~AllocatingThreads() {
+    stop_ = true;
+    for (std::thread& thread : threads_) thread.join();
+  }
+
+ private:
+  void churn(int seed) {
+    std::vector<std::vector<char>> held(8);
+    for (size_t i = 0; !stop_.load(std::memory_order_relaxed); ++i) {
+      held[i % held.size()].assign(size_t{1} << ((i * 7 + seed) % 24), 'x');
+      if (i % 64 == 0) std::thread([] { std::vector<int> v(100); }).join();
+    }
+  }
+
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
+};
+
+// A lock another thread held at the fork stays held in the child for ever:
+// the allocator's must not be (see make_forks_safe_for_the_allocator).
+TEST(ChildProcess, AChildForkedWhileOtherThreadsAllocateCanAllocate) {
+  AllocatingThreads others(3);
+  for (int i = 0; i < 60; ++i) {
+    auto child = ChildProcess::spawn(allocate_and_start_a_thread);
+    ASSERT_TRUE(child.ok()) << child.error().message;
+    // The child's work takes milliseconds; a hung one is killed at the end
+    // of this generous grace and ends "killed".
+    ASSERT_EQ((*child)->reap(milliseconds(30000)), "exit status 0") << "child " << i;
+  }
 }
 
 }  // namespace
