@@ -8,11 +8,7 @@
 namespace vyre::dataflow {
 namespace {
 
-std::string str(uint64_t v) {
-  return std::to_string(v);
-}
-
-Error rejected(const std::string& problem, const std::string& fix) {
+Error input_rejected(const std::string& problem, const std::string& fix) {
   return Error{"dataflow input rejected: " + problem + ". Fix: " + fix + "."};
 }
 
@@ -34,44 +30,48 @@ Result<Ok> validate_input(const DataflowInput& input) {
   if (auto ok = g.validate(); !ok) return ok.error();
   for (size_t n = 0; n < g.node_data.size(); ++n) {
     if (g.node_data[n] > kMaxTaintRole) {
-      return rejected("node_data[" + str(n) + "] = " + str(g.node_data[n]) +
-                          " is not a taint role; valid values are 0 normal, 1 source, 2 sink, "
-                          "3 source+sink",
-                      "encode sanitizers through node_metadata and the transfer function");
+      return input_rejected(
+          "node_data[" + std::to_string(n) + "] = " + std::to_string(g.node_data[n]) +
+              " is not a taint role; valid values are 0 normal, 1 source, 2 sink, "
+              "3 source+sink",
+          "encode sanitizers through node_metadata and the transfer function");
     }
   }
   if (!input.node_metadata.empty() && input.node_metadata.size() != g.node_count) {
-    return rejected("node_metadata has " + str(input.node_metadata.size()) +
-                        " words but the graph has " + str(g.node_count) + " nodes",
-                    "give one metadata word per node, or none");
+    return input_rejected("node_metadata has " + std::to_string(input.node_metadata.size()) +
+                              " words but the graph has " + std::to_string(g.node_count) + " nodes",
+                          "give one metadata word per node, or none");
   }
   for (size_t i = 0; i < input.sources.size(); ++i) {
     if (input.sources[i] >= g.node_count) {
-      return rejected("sources[" + str(i) + "] = " + str(input.sources[i]) +
-                          " is outside the graph; valid range is [0, " + str(g.node_count) + ")",
-                      "list only existing nodes as sources");
+      return input_rejected(
+          "sources[" + std::to_string(i) + "] = " + std::to_string(input.sources[i]) +
+              " is outside the graph; valid range is [0, " + std::to_string(g.node_count) + ")",
+          "list only existing nodes as sources");
     }
   }
   const uint64_t pairs = uint64_t{input.sources.size()} * g.node_count;
   if (pairs > UINT32_MAX) {
-    return rejected(
-        "source_count * node_count = " + str(input.sources.size()) + " x " + str(g.node_count) +
-            " = " + str(pairs) + " overflows u32",
-        "run at most " + str(g.node_count ? UINT32_MAX / g.node_count : 0) + " sources per run");
+    return input_rejected(
+        "source_count * node_count = " + std::to_string(input.sources.size()) + " x " +
+            std::to_string(g.node_count) + " = " + std::to_string(pairs) + " overflows u32",
+        "run at most " + std::to_string(g.node_count ? UINT32_MAX / g.node_count : 0) +
+            " sources per run");
   }
   const uint64_t most = uint64_t{input.sources.size()} * sink_count(g);
   if (input.max_findings != 0 && most > input.max_findings) {
-    return rejected("output capacity overflow: up to " + str(most) + " findings (" +
-                        str(input.sources.size()) + " sources x " + str(sink_count(g)) +
-                        " sinks) but max_findings = " + str(input.max_findings),
-                    "raise max_findings to " + str(most) +
-                        " (or 0 for automatic), or run "
-                        "fewer sources");
+    return input_rejected("output capacity overflow: up to " + std::to_string(most) +
+                              " findings (" + std::to_string(input.sources.size()) + " sources x " +
+                              std::to_string(sink_count(g)) +
+                              " sinks) but max_findings = " + std::to_string(input.max_findings),
+                          "raise max_findings to " + std::to_string(most) +
+                              " (or 0 for automatic), or run "
+                              "fewer sources");
   }
   if (finding_capacity(input) * 4 > (uint64_t{1} << 32)) {
-    return rejected("output capacity overflow: " + str(finding_capacity(input)) +
-                        " finding rows need more than 2^32 words",
-                    "run fewer sources per run");
+    return input_rejected("output capacity overflow: " + std::to_string(finding_capacity(input)) +
+                              " finding rows need more than 2^32 words",
+                          "run fewer sources per run");
   }
   return Ok{};
 }

@@ -12,7 +12,7 @@ std::string status_text(const std::optional<Verdict>& v) {
   return v ? std::string(name_of(*v)) : std::string("(absent)");
 }
 
-std::string ms(uint64_t us) {
+std::string ms_with_unit(uint64_t us) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f ms", static_cast<double>(us) / 1000.0);
   return buf;
@@ -74,8 +74,8 @@ std::string diff_text(const ReportDiff& diff) {
   for (const StatusChange& c : diff.changes) {
     out << "  " << c.id << ": " << status_text(c.before) << " -> " << status_text(c.after) << "\n";
   }
-  out << "at least " << kSlowdownFactor << "x slower (compile + backend, " << ms(kSlowdownFloorUs)
-      << " or more): " << diff.slowdowns.size() << "\n";
+  out << "at least " << kSlowdownFactor << "x slower (compile + backend, "
+      << ms_with_unit(kSlowdownFloorUs) << " or more): " << diff.slowdowns.size() << "\n";
   for (const Slowdown& s : diff.slowdowns) {
     char ratio[32];
     if (s.before_us == 0) {
@@ -84,8 +84,8 @@ std::string diff_text(const ReportDiff& diff) {
       std::snprintf(ratio, sizeof ratio, "%.1fx",
                     static_cast<double>(s.after_us) / static_cast<double>(s.before_us));
     }
-    out << "  " << s.id << ": " << ms(s.before_us) << " -> " << ms(s.after_us) << " (" << ratio
-        << ")\n";
+    out << "  " << s.id << ": " << ms_with_unit(s.before_us) << " -> " << ms_with_unit(s.after_us)
+        << " (" << ratio << ")\n";
   }
   out << "newly failing: " << diff.regressions.size() << "\n";
   for (const std::string& id : diff.regressions) out << "  " << id << "\n";

@@ -1,5 +1,6 @@
 #include "certify/report/report_json.h"
 #include "certify/report/report_verify.h"
+#include "certify/report/verify_rejection_for_tests.h"
 
 #include <gtest/gtest.h>
 
@@ -33,13 +34,6 @@ nlohmann::json sealed_sample() {
   auto parsed = parse_report_text(sealed.dump(2));
   EXPECT_TRUE(parsed.ok());
   return parsed->json;
-}
-
-/// Fails unless verify_report rejects `report` with a message containing `needle`.
-void expect_rejected(const nlohmann::json& report, std::string_view needle) {
-  auto result = verify_report(report);
-  ASSERT_FALSE(result.ok()) << "accepted: " << report.dump();
-  EXPECT_NE(result.error().message.find(needle), std::string::npos) << result.error().message;
 }
 
 TEST(Sha256, MatchesFips180Vectors) {

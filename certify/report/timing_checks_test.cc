@@ -8,6 +8,7 @@
 #include "certify/report/report_json.h"
 #include "certify/report/report_read.h"
 #include "certify/report/report_verify.h"
+#include "certify/report/verify_rejection_for_tests.h"
 
 namespace vyre::certify {
 namespace {
@@ -50,13 +51,6 @@ Report sample(bool measured) {
 
 nlohmann::json sealed(bool measured) {
   return with_certificate(report_to_json(sample(measured)));
-}
-
-/// Fails unless verify_report rejects `report` with a message containing `needle`.
-void expect_rejected(const nlohmann::json& report, std::string_view needle) {
-  auto result = verify_report(report);
-  ASSERT_FALSE(result.ok()) << "accepted: " << report.dump();
-  EXPECT_NE(result.error().message.find(needle), std::string::npos) << result.error().message;
 }
 
 TEST(DispatchSplit, WrittenWithTheSlowestCasesAndVerified) {
