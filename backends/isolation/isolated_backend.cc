@@ -60,13 +60,11 @@ IsolatedBackend::Connected IsolatedBackend::connection(uint64_t holding) {
   };
   if (usable()) return child_;
   if (child_) {
-    // The old child is let go of before the next is forked, so that its
-    // reader thread is not still ending (freeing, unregistering) during the
-    // fork: GCC 12's ASan runtime takes no locks around fork, and a child
-    // forked while another thread held its allocator's hung at start-up
-    // (session 10, twice). That holds when this call has the last reference
-    // (one lane, as in those tests); a call still holding the old child ends
-    // it later. Not under the lock: its end may take a moment.
+    // The old child is let go of before the next is forked, and not under
+    // the lock: its end (reaping, its reader thread) may take a moment. A
+    // thread still ending during the fork is harmless to the child's
+    // allocator (make_forks_safe_for_the_allocator in fork_safety.h); a call
+    // still holding the old child ends it later.
     std::shared_ptr<ChildConnection> retired = std::move(child_);
     lock.unlock();
     retired.reset();
