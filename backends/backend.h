@@ -233,6 +233,13 @@ class Backend {
   /// run's submissions overlap another's host work and round trips. 1 by
   /// default: one call at a time.
   virtual uint32_t concurrent_dispatches() const { return 1; }
+  /// How many processes of this backend, each with a driver of its own, are
+  /// worth running side by side: more than 1 where the driver runs one call
+  /// at a time per process whatever the thread or queue (NVIDIA's OpenCL),
+  /// so that a second process's calls overlap the first's. The certifier
+  /// spreads its cases over that many isolated children (open_backend).
+  /// 1 by default.
+  virtual uint32_t useful_processes() const { return 1; }
   /// How the backend's on-disk driver cache served the run so far; nullopt
   /// when it keeps none (the default, or caching disabled).
   virtual std::optional<DriverCacheUse> driver_cache() const { return std::nullopt; }

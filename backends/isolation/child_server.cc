@@ -204,7 +204,8 @@ int serve_backend(const BackendFactory& factory, int requests_fd, int replies_fd
                      backend.probe(),
                      backend.compiles_concurrently(),
                      backend.concurrent_dispatches(),
-                     backend.encodings()};
+                     backend.encodings(),
+                     backend.useful_processes()};
   if (write_frame(replies_fd, encode(hello), kNoDeadline)) return kExitCannotReply;
 
   Server server(backend, replies_fd);

@@ -46,6 +46,11 @@
 // the next call starts a fresh child; a backend reporting Timeout or
 // DeviceLost in any run replaces the child too.
 //
+// A driver that runs one call at a time per process (useful_processes() > 1)
+// can be spread over several children, each an isolated backend of its own
+// (start_isolated_spread, spread_backend.h); a crash or hang in one replaces
+// that child only.
+//
 // A backend that fails to start max_start_attempts times in a row is given
 // up on: later calls fail at once with the last start failure, so a backend
 // that hangs at start-up costs a bounded time, not a timeout per call.
@@ -92,5 +97,15 @@ std::unique_ptr<Backend> isolate(BackendFactory factory, IsolationOptions option
 /// crash or a timeout during start-up) is an Error here.
 Result<std::unique_ptr<Backend>> start_isolated(BackendFactory factory,
                                                 IsolationOptions options = {});
+
+/// Like start_isolated(), then, when the started backend's
+/// useful_processes() asks for more than one (at most `max_processes`),
+/// that many children in all, as one backend that spreads its calls over
+/// them (backends/isolation/spread_backend.h). A further child that fails
+/// to start is left out: the run goes on with the ones that started, each
+/// still replaced when it crashes or hangs.
+Result<std::unique_ptr<Backend>> start_isolated_spread(BackendFactory factory,
+                                                       IsolationOptions options,
+                                                       uint32_t max_processes);
 
 }  // namespace vyre

@@ -101,6 +101,7 @@ std::optional<CallFailure> IsolatedBackend::try_start() {
     capabilities_ = hello.capabilities;
     compiles_concurrently_ = hello.compiles_concurrently;
     concurrent_dispatches_ = std::max<uint32_t>(hello.concurrent_dispatches, 1);
+    useful_processes_ = std::max<uint32_t>(hello.useful_processes, 1);
     encodings_ = hello.encodings;
   }
   return std::nullopt;
@@ -222,6 +223,11 @@ bool IsolatedBackend::compiles_concurrently() const {
 uint32_t IsolatedBackend::concurrent_dispatches() const {
   std::lock_guard lock(mutex_);
   return concurrent_dispatches_;
+}
+
+uint32_t IsolatedBackend::useful_processes() const {
+  std::lock_guard lock(mutex_);
+  return useful_processes_;
 }
 
 std::vector<Encoding> IsolatedBackend::encodings() const {

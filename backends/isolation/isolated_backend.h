@@ -80,6 +80,7 @@ class IsolatedBackend final : public Backend {
   bool compiles_concurrently() const override;
   void prepare(const CompiledProgram& program) override;
   uint32_t concurrent_dispatches() const override;
+  uint32_t useful_processes() const override;
   /// Runs the work in the child (its copy from the fork), so its calls cost
   /// no round trip; a child forked before the work was made is replaced by
   /// one that holds it. Its progress reports bound each backend call it
@@ -126,6 +127,7 @@ class IsolatedBackend final : public Backend {
   Capabilities capabilities_;
   bool compiles_concurrently_ = false;
   uint32_t concurrent_dispatches_ = 1;
+  uint32_t useful_processes_ = 1;
   std::vector<Encoding> encodings_;
   std::optional<CallFailure> start_failure_;
   uint32_t failed_starts_ = 0;  ///< In a row; reset by a successful start.

@@ -292,6 +292,7 @@ Frame encode(const HelloMessage& m) {
   w.u32(m.concurrent_dispatches);
   w.u32(static_cast<uint32_t>(m.encodings.size()));
   for (Encoding e : m.encodings) put_encoding(w, e);
+  w.u32(m.useful_processes);
   return framed(MessageKind::Hello, w);
 }
 
@@ -426,6 +427,7 @@ Result<HelloMessage> decode_hello(const Frame& frame) {
     for (uint32_t i = 0; i < encodings && i < kEncodingCount; ++i) {
       m.encodings.push_back(get_encoding(r));
     }
+    m.useful_processes = r.u32();
     return m;
   });
 }

@@ -50,6 +50,7 @@ struct HelloMessage {
   bool compiles_concurrently = false;  ///< The backend's compiles_concurrently().
   uint32_t concurrent_dispatches = 1;  ///< The backend's concurrent_dispatches().
   std::vector<Encoding> encodings;     ///< The backend's encodings().
+  uint32_t useful_processes = 1;       ///< The backend's useful_processes().
 };
 
 /// Compile `text` in `encoding` and keep the result under `id`.

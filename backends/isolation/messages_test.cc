@@ -87,10 +87,12 @@ TEST(Messages, HelloCarriesTheConcurrencyQueries) {
   hello.ok = true;
   hello.compiles_concurrently = true;
   hello.concurrent_dispatches = 8;
+  hello.useful_processes = 3;
   auto back = decode_hello(encode(hello));
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_TRUE(back->compiles_concurrently);
   EXPECT_EQ(back->concurrent_dispatches, 8u);
+  EXPECT_EQ(back->useful_processes, 3u);
 }
 
 TEST(Messages, EncodingsTravelInTheHelloAndEachCompile) {

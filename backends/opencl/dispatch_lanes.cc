@@ -29,6 +29,10 @@ uint32_t default_dispatch_lanes(cl_device_type type, unsigned host_cores) {
   return std::clamp<uint32_t>(host_cores, 1, kMaxGpuDispatchLanes);
 }
 
+uint32_t default_processes(cl_device_type type) {
+  return (type & CL_DEVICE_TYPE_GPU) != 0 ? kGpuProcesses : 1;
+}
+
 uint32_t default_batch_queues(cl_device_type type) {
   return (type & CL_DEVICE_TYPE_GPU) != 0 ? kBatchQueues : 1;
 }

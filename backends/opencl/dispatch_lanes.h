@@ -73,6 +73,20 @@ inline size_t kernel_object_index(const DispatchLane& lane, size_t stream) {
 /// every core, and a second would only share them).
 uint32_t default_dispatch_lanes(cl_device_type type, unsigned host_cores);
 
+/// Processes worth running side by side on a GPU (Backend::useful_processes):
+/// NVIDIA 580's OpenCL runs one driver call at a time in a process, whatever
+/// the thread or queue ("Threads and dispatch lanes" in DESIGN.md), so a
+/// second process's calls overlap the first's. Measured on the H200 with the
+/// default certification as shards side by side (one process each): 21.4 s
+/// alone, 18.4 and 18.7 s as 2, 16.8 s as 3, 15.1 s as 4 (warm); cold, 46 s
+/// as 2 against 87-99 s alone, its kernel builds overlapping too.
+inline constexpr uint32_t kGpuProcesses = 2;
+
+/// How many processes of the backend are worth running on a device of
+/// `type`: kGpuProcesses on a GPU; 1 on any other (PoCL on a CPU already
+/// runs one kernel on every core).
+uint32_t default_processes(cl_device_type type);
+
 /// How many queues a batch spreads its runs over on a device of `type` by
 /// default: kBatchQueues on a GPU; 1 on any other (PoCL on a CPU already
 /// runs one kernel on every core).

@@ -321,6 +321,12 @@ uint32_t OpenClBackend::concurrent_dispatches() const {
   return default_dispatch_lanes((*device)->type, std::thread::hardware_concurrency());
 }
 
+uint32_t OpenClBackend::useful_processes() const {
+  Result<const ClDevice*> device = state_->get_device();
+  if (!device.ok()) return 1;
+  return default_processes((*device)->type);
+}
+
 uint64_t OpenClBackend::kernels_built() const {
   return state_->counts->kernels_built;
 }

@@ -67,6 +67,7 @@ class OpenClBackend final : public Backend {
   /// device if no call did yet (an isolated child answers after probe(),
   /// in its hello, so the parent sees the device's answer).
   uint32_t concurrent_dispatches() const override;
+  uint32_t useful_processes() const override;
 
   /// compile() lowers on the calling thread, and prepare() builds the
   /// kernel in the context the dispatches use, under the backend's lock for

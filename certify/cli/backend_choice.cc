@@ -140,7 +140,7 @@ Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
     // same limit as a submission.
     IsolationOptions isolation;
     isolation.call_timeout = options.fence_timeout;
-    auto isolated = start_isolated(
+    auto isolated = start_isolated_spread(
         [name = choice.backend, options, faults = choice.faults,
          calls = choice.fault_calls]() -> Result<std::unique_ptr<Backend>> {
           auto made = make_backend(name, options);
@@ -148,7 +148,8 @@ Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
           return inject_faults(std::move(made).value(),
                                {*faults, calls, true, options.fence_timeout});
         },
-        isolation);
+        // Injected faults count the calls of one child: kept in one.
+        isolation, choice.faults ? 1 : choice.max_processes);
     if (!isolated) {
       return Error{"cannot start the `" + choice.backend +
                    "` backend in its child process: " + isolated.error().message + " (" +

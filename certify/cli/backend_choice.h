@@ -33,7 +33,16 @@ struct BackendChoice {
   /// --in-process: run a built-in device backend (vulkan, opencl) in this
   /// process instead of a child, for a debugger; a driver crash then ends the run.
   bool in_process = false;
+  /// Most child processes the backend is spread over when its driver runs
+  /// one call at a time per process (Backend::useful_processes): a
+  /// certification's cases then run in several (kCertifyMaxProcesses). 1 for
+  /// `run` and `reduce`, and for `fuzz`, whose workers are processes already.
+  uint32_t max_processes = 1;
 };
+
+/// A certification's bound on BackendChoice::max_processes; the backend's
+/// useful_processes() chooses below it.
+inline constexpr uint32_t kCertifyMaxProcesses = 4;
 
 /// The switch that keeps a built-in backend in this process.
 inline constexpr std::string_view kInProcessFlag = "--in-process";
@@ -75,7 +84,8 @@ bool runs_in_child_process(const BackendChoice& choice);
 /// Opens the backend: a plugin, and a built-in one that drives a device
 /// (vulkan, opencl) unless choice.in_process, in a child process
 /// (backends/isolation/isolate.h), so that a driver that crashes or hangs
-/// fails one call; `reference` in this process. --inject-faults' faults are
+/// fails one call (in up to choice.max_processes children, as the backend's
+/// useful_processes() asks); `reference` in this process. --inject-faults' faults are
 /// injected where the backend runs (inside the child). An Error when it
 /// cannot be loaded or (in a child) started; the backend's probe() may still
 /// say it is unavailable.

@@ -4,7 +4,9 @@
 #include <ctime>
 #include <memory>
 #include <optional>
+#include <string>
 
+#include "backends/isolation/spread_backend.h"
 #include "backends/registry/registry.h"
 #include "certify/cli/backend_choice.h"
 #include "certify/cli/certify_args.h"
@@ -123,6 +125,7 @@ int cmd_certify(std::span<const std::string> args) {
   if (auto error = parse_certify_args(args, a)) return certify_usage_error(*error);
   if (a.dry_run) return dry_run(a);
   if (a.device_list) return certify_on_devices(args, a);
+  a.backend.max_processes = kCertifyMaxProcesses;
   // A retry's fresh backend is opened exactly as this one.
   a.run.reopen_backend = [choice = a.backend] { return open_backend(choice); };
 
@@ -156,8 +159,11 @@ int cmd_certify(std::span<const std::string> args) {
   if (!shard) return certify_usage_error(shard.error().message);
   if (auto error = prepare_out_dir(a.run.out_dir)) return certify_usage_error(*error);
 
-  std::fprintf(stderr, "vyre-certify: %zu cases on `%s` (%s), level %s, %u runs each\n",
-               chosen.size(), a.run.backend.c_str(), caps.device_name.c_str(),
+  const auto* spread = dynamic_cast<const isolation::SpreadBackend*>(opened->backend.get());
+  const std::string processes =
+      spread != nullptr ? " in " + std::to_string(spread->processes()) + " backend processes" : "";
+  std::fprintf(stderr, "vyre-certify: %zu cases on `%s` (%s)%s, level %s, %u runs each\n",
+               chosen.size(), a.run.backend.c_str(), caps.device_name.c_str(), processes.c_str(),
                std::string(certify::name_of(a.run.level)).c_str(), a.run.runs);
   const RunInterruption interruption("a partial report (complete: false) is written");
   a.run.interrupted = &interruption.signal();

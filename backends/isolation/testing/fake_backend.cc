@@ -77,6 +77,7 @@ class FakeBackend final : public Backend {
 
   bool compiles_concurrently() const override { return true; }
   uint32_t concurrent_dispatches() const override { return kFakeConcurrentDispatches; }
+  uint32_t useful_processes() const override { return kFakeUsefulProcesses; }
 
   void prepare(const CompiledProgram& program) override {
     if (static_cast<const FakeProgram&>(program).width == kHangingPrepareWidth) sleep_forever();

@@ -36,6 +36,8 @@ inline constexpr uint32_t kHangingCompileWidth = 5;
 inline constexpr uint32_t kHangingPrepareWidth = 7;
 /// What the fake reports for concurrent_dispatches() (compiles_concurrently() is true).
 inline constexpr uint32_t kFakeConcurrentDispatches = 4;
+/// What the fake reports for useful_processes().
+inline constexpr uint32_t kFakeUsefulProcesses = 3;
 
 /// Compile rejects workgroup_size x == 3 with this CompileError message.
 inline constexpr const char* kFakeRejection = "the fake backend refuses workgroup size 3";

@@ -1,0 +1,86 @@
+#include "backends/isolation/spread_backend.h"
+
+#include <cassert>
+#include <utility>
+
+#include "backends/hosted_work.h"
+#include "backends/isolation/isolated_backend.h"
+
+namespace vyre::isolation {
+
+SpreadBackend::SpreadBackend(std::vector<std::unique_ptr<Backend>> members)
+    : members_(std::move(members)) {
+  assert(!members_.empty());
+}
+
+std::string SpreadBackend::name() const {
+  return members_.front()->name();
+}
+
+Capabilities SpreadBackend::probe() {
+  return members_.front()->probe();
+}
+
+std::vector<Encoding> SpreadBackend::encodings() const {
+  return members_.front()->encodings();
+}
+
+bool SpreadBackend::compiles_concurrently() const {
+  return members_.front()->compiles_concurrently();
+}
+
+uint32_t SpreadBackend::concurrent_dispatches() const {
+  uint32_t total = 0;
+  for (const auto& m : members_) total += m->concurrent_dispatches();
+  return total;
+}
+
+CompileOutcome SpreadBackend::compile(const Program& program) {
+  return compile_encoded(program, Encoding::AsEmitted);
+}
+
+CompileOutcome SpreadBackend::compile_encoded(const Program& program, Encoding encoding) {
+  // In turn, so that cases compiled one after another (as the certifier
+  // prepares them) run on alternate children.
+  const size_t member = next_compile_++ % members_.size();
+  CompileOutcome outcome = members_[member]->compile_encoded(program, encoding);
+  if (const auto* isolated = dynamic_cast<const IsolatedProgram*>(outcome.program.get())) {
+    std::lock_guard lock(mutex_);
+    compiled_on_[isolated->id()] = member;
+  }
+  return outcome;
+}
+
+Backend& SpreadBackend::member_of(const CompiledProgram& program) {
+  if (const auto* isolated = dynamic_cast<const IsolatedProgram*>(&program)) {
+    std::lock_guard lock(mutex_);
+    if (auto it = compiled_on_.find(isolated->id()); it != compiled_on_.end()) {
+      return *members_[it->second];
+    }
+  }
+  // Another backend's program (a retry's fresh backend runs the cases the
+  // first one compiled): the first member compiles it again, or says that
+  // it cannot run it.
+  return *members_.front();
+}
+
+void SpreadBackend::prepare(const CompiledProgram& program) {
+  member_of(program).prepare(program);
+}
+
+DispatchOutcome SpreadBackend::dispatch(const CompiledProgram& program, const BufferSet& inputs,
+                                        const Grid& grid) {
+  return member_of(program).dispatch(program, inputs, grid);
+}
+
+BatchOutcome SpreadBackend::dispatch_runs(const CompiledProgram& program, const BufferSet& inputs,
+                                          const Grid& grid, const BatchOptions& options) {
+  return member_of(program).dispatch_runs(program, inputs, grid, options);
+}
+
+HostedRunsOutcome SpreadBackend::run_hosted(const HostedWork& work,
+                                            const HostedRunsOptions& options) {
+  return members_[work.id() % members_.size()]->run_hosted(work, options);
+}
+
+}  // namespace vyre::isolation

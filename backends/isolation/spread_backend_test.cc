@@ -1,0 +1,130 @@
+// A backend spread over several children: as many as it asks for (within
+// the bound), compiles in turn, each program run by the child that compiled
+// it, and a crash in one child leaving the others' processes alone.
+#include "backends/isolation/spread_backend.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "backends/isolation/isolate.h"
+#include "backends/isolation/testing/fake_backend.h"
+
+namespace vyre {
+namespace {
+
+using isolation::testing::fake_inputs;
+using isolation::testing::fake_program;
+using isolation::testing::FakeMode;
+using isolation::testing::kFakeConcurrentDispatches;
+using isolation::testing::kFakeUsefulProcesses;
+using isolation::testing::make_fake_backend;
+
+// Generous: a sanitized child takes a while to start and to report a crash.
+IsolationOptions options() {
+  IsolationOptions o;
+  o.startup_timeout = std::chrono::milliseconds(20000);
+  o.call_timeout = std::chrono::milliseconds(20000);
+  o.shutdown_grace = std::chrono::milliseconds(500);
+  return o;
+}
+
+std::unique_ptr<Backend> spread(uint32_t max_processes) {
+  auto started = start_isolated_spread(make_fake_backend, options(), max_processes);
+  EXPECT_TRUE(started.ok()) << started.error().message;
+  return started.ok() ? std::move(started).value() : nullptr;
+}
+
+std::shared_ptr<const CompiledProgram> compiled(Backend& backend) {
+  CompileOutcome c = backend.compile(fake_program());
+  EXPECT_EQ(c.status, Status::Ok) << c.message;
+  return c.program;
+}
+
+// The process id of the child that ran `program` (FakeMode::Pid), 0 when
+// the dispatch failed.
+uint32_t pid_of_run(Backend& backend, const CompiledProgram& program) {
+  DispatchOutcome d = backend.dispatch(program, fake_inputs(FakeMode::Pid, ByteBuffer(4)), Grid{});
+  if (d.status != Status::Ok) {
+    ADD_FAILURE() << d.message;
+    return 0;
+  }
+  uint32_t pid = 0;
+  std::memcpy(&pid, d.outputs.at("out").data(), sizeof pid);
+  return pid;
+}
+
+TEST(SpreadBackend, StartsAsManyChildrenAsTheBackendAsksWithinTheBound) {
+  auto asked = spread(8);
+  ASSERT_NE(asked, nullptr);
+  EXPECT_EQ(asked->concurrent_dispatches(), kFakeUsefulProcesses * kFakeConcurrentDispatches);
+  EXPECT_EQ(asked->name(), "fake");
+
+  auto bounded = spread(2);
+  ASSERT_NE(bounded, nullptr);
+  EXPECT_EQ(bounded->concurrent_dispatches(), 2 * kFakeConcurrentDispatches);
+
+  auto one = spread(1);
+  ASSERT_NE(one, nullptr);
+  EXPECT_EQ(dynamic_cast<isolation::SpreadBackend*>(one.get()), nullptr);
+  EXPECT_EQ(one->concurrent_dispatches(), kFakeConcurrentDispatches);
+}
+
+TEST(SpreadBackend, CompilesGoToTheChildrenInTurnAndEachProgramRunsWhereItWasCompiled) {
+  auto backend = spread(8);
+  ASSERT_NE(backend, nullptr);
+  std::vector<std::shared_ptr<const CompiledProgram>> programs;
+  for (uint32_t i = 0; i < 2 * kFakeUsefulProcesses; ++i) programs.push_back(compiled(*backend));
+  std::vector<uint32_t> pids;
+  for (const auto& p : programs) pids.push_back(pid_of_run(*backend, *p));
+  EXPECT_EQ(std::set<uint32_t>(pids.begin(), pids.end()).size(), kFakeUsefulProcesses);
+  for (uint32_t i = 0; i < kFakeUsefulProcesses; ++i) {
+    EXPECT_EQ(pids[i], pids[i + kFakeUsefulProcesses]) << "program " << i;
+  }
+  // Again, and through a batch: the same child each time.
+  for (size_t i = 0; i < programs.size(); ++i) {
+    EXPECT_EQ(pid_of_run(*backend, *programs[i]), pids[i]) << "program " << i;
+    BatchOptions two;
+    two.runs = 2;
+    BatchOutcome b = backend->dispatch_runs(*programs[i], fake_inputs(FakeMode::Pid, ByteBuffer(4)),
+                                            Grid{}, two);
+    ASSERT_EQ(b.status, Status::Ok) << b.message;
+    uint32_t pid = 0;
+    std::memcpy(&pid, b.first_outputs.at("out").data(), sizeof pid);
+    EXPECT_EQ(pid, pids[i]) << "program " << i;
+  }
+}
+
+TEST(SpreadBackend, ACrashInOneChildReplacesItAndLeavesTheOthersRunning) {
+  auto backend = spread(2);
+  ASSERT_NE(backend, nullptr);
+  auto first = compiled(*backend);
+  auto second = compiled(*backend);
+  const uint32_t first_pid = pid_of_run(*backend, *first);
+  const uint32_t second_pid = pid_of_run(*backend, *second);
+  ASSERT_NE(first_pid, second_pid);
+
+  DispatchOutcome crashed =
+      backend->dispatch(*first, fake_inputs(FakeMode::Segfault, ByteBuffer(4)), Grid{});
+  EXPECT_EQ(crashed.status, Status::Crashed) << crashed.message;
+  EXPECT_EQ(pid_of_run(*backend, *second), second_pid);
+  const uint32_t replaced = pid_of_run(*backend, *first);
+  EXPECT_NE(replaced, first_pid);
+  EXPECT_NE(replaced, 0u);
+}
+
+TEST(SpreadBackend, RunsAProgramAnotherBackendCompiled) {
+  auto other = spread(1);
+  auto backend = spread(2);
+  ASSERT_NE(other, nullptr);
+  ASSERT_NE(backend, nullptr);
+  auto program = compiled(*other);
+  EXPECT_NE(pid_of_run(*backend, *program), 0u);
+}
+
+}  // namespace
+}  // namespace vyre
