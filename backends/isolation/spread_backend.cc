@@ -52,16 +52,17 @@ CompileOutcome SpreadBackend::compile_encoded(const Program& program, Encoding e
 }
 
 Backend& SpreadBackend::member_of(const CompiledProgram& program) {
-  if (const auto* isolated = dynamic_cast<const IsolatedProgram*>(&program)) {
-    std::lock_guard lock(mutex_);
-    if (auto it = compiled_on_.find(isolated->id()); it != compiled_on_.end()) {
-      return *members_[it->second];
-    }
+  const auto* isolated = dynamic_cast<const IsolatedProgram*>(&program);
+  // Not an isolated backend's: the first member says that it cannot run it.
+  if (isolated == nullptr) return *members_.front();
+  std::lock_guard lock(mutex_);
+  if (auto it = compiled_on_.find(isolated->id()); it != compiled_on_.end()) {
+    return *members_[it->second];
   }
-  // Another backend's program (a retry's fresh backend runs the cases the
-  // first one compiled): the first member compiles it again, or says that
-  // it cannot run it.
-  return *members_.front();
+  // Another backend's program (after a device loss the certifier's fresh
+  // backend runs the cases its first one compiled ahead): spread by id,
+  // compiled again in the member that runs it.
+  return *members_[isolated->id() % members_.size()];
 }
 
 void SpreadBackend::prepare(const CompiledProgram& program) {

@@ -42,7 +42,8 @@ class SpreadBackend final : public Backend {
   HostedRunsOutcome run_hosted(const HostedWork& work, const HostedRunsOptions& options) override;
 
  private:
-  /// The member that compiled `program` (the first for one it did not).
+  /// The member that compiled `program`; for another backend's, one by its
+  /// id, so that those spread too.
   Backend& member_of(const CompiledProgram& program);
 
   std::vector<std::unique_ptr<Backend>> members_;

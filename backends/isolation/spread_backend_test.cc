@@ -1,6 +1,7 @@
 // A backend spread over several children: as many as it asks for (within
 // the bound), compiles in turn, each program run by the child that compiled
-// it, and a crash in one child leaving the others' processes alone.
+// it (another backend's spread over all), and a crash in one child leaving
+// the others' processes alone.
 #include "backends/isolation/spread_backend.h"
 
 #include <gtest/gtest.h>
@@ -117,13 +118,20 @@ TEST(SpreadBackend, ACrashInOneChildReplacesItAndLeavesTheOthersRunning) {
   EXPECT_NE(replaced, 0u);
 }
 
-TEST(SpreadBackend, RunsAProgramAnotherBackendCompiled) {
+TEST(SpreadBackend, RunsProgramsAnotherBackendCompiledOnEveryChild) {
   auto other = spread(1);
-  auto backend = spread(2);
+  auto backend = spread(8);
   ASSERT_NE(other, nullptr);
   ASSERT_NE(backend, nullptr);
-  auto program = compiled(*other);
-  EXPECT_NE(pid_of_run(*backend, *program), 0u);
+  std::set<uint32_t> pids;
+  for (uint32_t i = 0; i < 2 * kFakeUsefulProcesses; ++i) {
+    auto program = compiled(*other);
+    const uint32_t pid = pid_of_run(*backend, *program);
+    EXPECT_NE(pid, 0u);
+    EXPECT_EQ(pid_of_run(*backend, *program), pid) << "program " << i << " moved";
+    pids.insert(pid);
+  }
+  EXPECT_EQ(pids.size(), kFakeUsefulProcesses);
 }
 
 }  // namespace

@@ -38,9 +38,12 @@ constexpr uint32_t kHangMarker = 0xBEEF;
 /// picks, and on inputs whose buffer "in" starts with a marker word.
 class FaultyDriver final : public Backend {
  public:
-  explicit FaultyDriver(std::function<Fault(const Program&)> fault)
-      : inner_(make_reference_backend(BackendOptions{})), fault_(std::move(fault)) {}
+  explicit FaultyDriver(std::function<Fault(const Program&)> fault, uint32_t processes = 1)
+      : inner_(make_reference_backend(BackendOptions{})),
+        fault_(std::move(fault)),
+        processes_(processes) {}
   std::string name() const override { return "faulty"; }
+  uint32_t useful_processes() const override { return processes_; }
   Capabilities probe() override { return inner_->probe(); }
   CompileOutcome compile(const Program& program) override {
     CompileOutcome out = inner_->compile(program);
@@ -76,6 +79,7 @@ class FaultyDriver final : public Backend {
   };
   std::unique_ptr<Backend> inner_;
   std::function<Fault(const Program&)> fault_;
+  uint32_t processes_;
 };
 
 /// `out[i] = in[i] + 1` with `first` as its first input word.
@@ -85,15 +89,22 @@ SuiteCase marked_case(const std::string& id, uint32_t first) {
   return c;
 }
 
-/// The faulty driver in a child process, as open_backend runs vulkan and opencl.
+/// The faulty driver in a child process, as open_backend runs vulkan and
+/// opencl; in `processes` children spread (start_isolated_spread) when more
+/// than one, as a certification runs NVIDIA's OpenCL.
 std::unique_ptr<Backend> isolated_driver(std::function<Fault(const Program&)> fault,
-                                         std::chrono::milliseconds timeout) {
+                                         std::chrono::milliseconds timeout,
+                                         uint32_t processes = 1) {
   IsolationOptions options;
   options.call_timeout = timeout;
   options.shutdown_grace = std::chrono::milliseconds(500);
-  return isolate(
-      [fault] { return Result<std::unique_ptr<Backend>>(std::make_unique<FaultyDriver>(fault)); },
-      options);
+  auto factory = [fault, processes] {
+    return Result<std::unique_ptr<Backend>>(std::make_unique<FaultyDriver>(fault, processes));
+  };
+  if (processes == 1) return isolate(factory, options);
+  auto spread = start_isolated_spread(factory, options, processes);
+  EXPECT_TRUE(spread.ok()) << spread.error().message;
+  return spread.ok() ? std::move(spread).value() : nullptr;
 }
 
 Fault never(const Program&) {
@@ -111,7 +122,7 @@ struct IsolatedRun {
   std::string out_dir;
 };
 IsolatedRun run_isolated(const std::vector<SuiteCase>& cases, uint32_t runs,
-                         const std::string& out_name) {
+                         const std::string& out_name, uint32_t processes = 1) {
   std::vector<const SuiteCase*> chosen;
   for (const SuiteCase& c : cases) chosen.push_back(&c);
   CertifyOptions options;
@@ -122,11 +133,11 @@ IsolatedRun run_isolated(const std::vector<SuiteCase>& cases, uint32_t runs,
   std::filesystem::remove_all(options.out_dir);
   IsolatedRun run;
   run.out_dir = options.out_dir;
-  options.reopen_backend = [&run]() -> Result<std::unique_ptr<Backend>> {
+  options.reopen_backend = [&run, processes]() -> Result<std::unique_ptr<Backend>> {
     ++run.reopened;
-    return isolated_driver(never, kTimeout);
+    return isolated_driver(never, kTimeout, processes);
   };
-  std::unique_ptr<Backend> backend = isolated_driver(never, kTimeout);
+  std::unique_ptr<Backend> backend = isolated_driver(never, kTimeout, processes);
   run.report = run_certification(*backend, backend->probe(), chosen, options);
   return run;
 }
@@ -173,6 +184,28 @@ TEST(IsolatedCertification, ACrashAndAHangFailOneCaseEachAndTheRunFinishes) {
       report.cases.begin(), report.cases.end(),
       [](const CaseResult& c) { return c.retried.has_value() && c.verdict != Verdict::Pass; });
   EXPECT_EQ(reopened, retried + failed_again);
+  ASSERT_EQ(report.levels.size(), 1u);
+  EXPECT_EQ(report.levels[0].failed, 2u);
+  EXPECT_FALSE(report.certified);
+}
+
+TEST(IsolatedCertification, InTwoBackendProcessesACrashAndAHangFailOneCaseEach) {
+  const IsolatedRun run =
+      run_isolated({marked_case("L1/test/first", 1), marked_case("L1/test/second", 2),
+                    marked_case("L1/test/crash", kCrashMarker), marked_case("L1/test/third", 3),
+                    marked_case("L1/test/hang", kHangMarker), marked_case("L1/test/fourth", 4),
+                    marked_case("L1/test/fifth", 5)},
+                   1, "isolated_certification_spread_test", 2);
+  const Report& report = run.report;
+  ASSERT_EQ(report.cases.size(), 7u);
+  for (size_t i : {0, 1, 3, 5, 6}) {
+    EXPECT_EQ(report.cases[i].verdict, Verdict::Pass)
+        << report.cases[i].id << ": " << report.cases[i].message;
+  }
+  EXPECT_EQ(report.cases[2].verdict, Verdict::Crashed) << report.cases[2].message;
+  EXPECT_EQ(report.cases[2].retried, "crashed");
+  EXPECT_EQ(report.cases[4].verdict, Verdict::Timeout) << report.cases[4].message;
+  EXPECT_EQ(report.cases[4].retried, "timeout");
   ASSERT_EQ(report.levels.size(), 1u);
   EXPECT_EQ(report.levels[0].failed, 2u);
   EXPECT_FALSE(report.certified);
