@@ -25,17 +25,9 @@ using isolation::testing::FakeMode;
 using isolation::testing::make_fake_backend;
 using std::chrono::milliseconds;
 
-IsolationOptions options_with_call_timeout(milliseconds call) {
-  IsolationOptions options;
-  options.startup_timeout = milliseconds(20000);
-  options.call_timeout = call;
-  options.shutdown_grace = milliseconds(500);
-  return options;
-}
-
 std::unique_ptr<Backend> start_hosting_fake(milliseconds call = milliseconds(20000)) {
-  auto backend =
-      start_isolated([] { return Result(make_fake_backend()); }, options_with_call_timeout(call));
+  auto backend = start_isolated([] { return Result(make_fake_backend()); },
+                                isolation::testing::test_isolation_options(call));
   EXPECT_TRUE(backend.ok()) << backend.error().message;
   return std::move(backend.value());
 }

@@ -45,17 +45,11 @@ constexpr bool kSanitized = kSanitizedBuild;
 // Generous call limits: under sanitizers a crashing child spends a while
 // symbolizing its report. Only the hang tests use hang_options().
 IsolationOptions quick_options() {
-  IsolationOptions options;
-  options.startup_timeout = milliseconds(20000);
-  options.call_timeout = milliseconds(20000);
-  options.shutdown_grace = milliseconds(500);
-  return options;
+  return isolation::testing::test_isolation_options();
 }
 
 IsolationOptions hang_options() {
-  IsolationOptions options = quick_options();
-  options.call_timeout = milliseconds(500);
-  return options;
+  return isolation::testing::test_isolation_options(milliseconds(500));
 }
 
 std::unique_ptr<Backend> start_fake(IsolationOptions options = quick_options()) {

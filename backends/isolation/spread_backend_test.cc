@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstring>
 #include <memory>
 #include <set>
@@ -24,18 +23,10 @@ using isolation::testing::FakeMode;
 using isolation::testing::kFakeConcurrentDispatches;
 using isolation::testing::kFakeUsefulProcesses;
 using isolation::testing::make_fake_backend;
-
-// Generous: a sanitized child takes a while to start and to report a crash.
-IsolationOptions options() {
-  IsolationOptions o;
-  o.startup_timeout = std::chrono::milliseconds(20000);
-  o.call_timeout = std::chrono::milliseconds(20000);
-  o.shutdown_grace = std::chrono::milliseconds(500);
-  return o;
-}
+using isolation::testing::test_isolation_options;
 
 std::unique_ptr<Backend> spread(uint32_t max_processes) {
-  auto started = start_isolated_spread(make_fake_backend, options(), max_processes);
+  auto started = start_isolated_spread(make_fake_backend, test_isolation_options(), max_processes);
   EXPECT_TRUE(started.ok()) << started.error().message;
   return started.ok() ? std::move(started).value() : nullptr;
 }

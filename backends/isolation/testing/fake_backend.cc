@@ -136,6 +136,14 @@ class FakeBackend final : public Backend {
 
 }  // namespace
 
+IsolationOptions test_isolation_options(std::chrono::milliseconds call) {
+  IsolationOptions options;
+  options.startup_timeout = std::chrono::milliseconds(20000);
+  options.call_timeout = call;
+  options.shutdown_grace = std::chrono::milliseconds(500);
+  return options;
+}
+
 std::unique_ptr<Backend> make_fake_backend() {
   return std::make_unique<FakeBackend>();
 }

@@ -3,10 +3,12 @@
 // It must only ever run inside an isolated child process.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 
 #include "backends/backend.h"
+#include "backends/isolation/isolate.h"
 #include "spec/ir/program.h"
 
 namespace vyre::isolation::testing {
@@ -41,6 +43,12 @@ inline constexpr uint32_t kFakeUsefulProcesses = 3;
 
 /// Compile rejects workgroup_size x == 3 with this CompileError message.
 inline constexpr const char* kFakeRejection = "the fake backend refuses workgroup size 3";
+
+/// Isolation limits for tests: generous start-up (20 s), `call` per call and
+/// 500 ms of shutdown grace; under sanitizers a child takes a while to start
+/// and to report a crash.
+IsolationOptions test_isolation_options(
+    std::chrono::milliseconds call = std::chrono::milliseconds(20000));
 
 /// The fake backend: name "fake", device "fake device", driver "pid N".
 std::unique_ptr<Backend> make_fake_backend();
