@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "certify/run/certification_run.h"
@@ -169,6 +172,29 @@ Result<std::vector<WorkerBackend>> open_workers(Backend& first, const HuntOption
   return workers;
 }
 
+/// The program a hunt case belongs to: "fuzz/S/i" of "fuzz/S/i" and of its
+/// variants' "fuzz/S/i/peel".
+std::string_view program_of(std::string_view case_id) {
+  size_t end = case_id.find('/');
+  for (int part = 0; part < 2 && end != std::string_view::npos; ++part) {
+    end = case_id.find('/', end + 1);
+  }
+  return case_id.substr(0, end);
+}
+
+/// Programs of an interrupted batch none of whose cases ran: taken, but not
+/// hunted, so not counted.
+uint32_t programs_not_run(const Report& report) {
+  if (!report.not_run) return 0;
+  std::set<std::string_view> ran;
+  for (const CaseResult& r : report.cases) ran.insert(program_of(r.id));
+  std::set<std::string_view> not_run;
+  for (const std::string& id : *report.not_run) {
+    if (!ran.contains(program_of(id))) not_run.insert(program_of(id));
+  }
+  return static_cast<uint32_t>(not_run.size());
+}
+
 /// One worker's hunt: batches of the programs it claims, each a certification
 /// run of their cases on its backend (the same lanes, compiles ahead, retries
 /// on a fresh backend and reduction as `vyre-certify` itself) into its own
@@ -218,6 +244,7 @@ void hunt_batches(const WorkerBackend& worker, const std::filesystem::path& scra
       shared.findings.record(r, scratch);
     }
     std::filesystem::remove_all(scratch, ec);
+    tally.generated -= programs_not_run(report);
     shared.totals.add_batch(tally, report.cases.size(), failures);
     // The next batch fills about kBatchSeconds at the rate this one ran.
     const double took = std::max(shared.totals.seconds() - batch_start, 1e-3);
