@@ -202,10 +202,13 @@ TEST(IsolatedCertification, InTwoBackendProcessesACrashAndAHangFailOneCaseEach) 
     EXPECT_EQ(report.cases[i].verdict, Verdict::Pass)
         << report.cases[i].id << ": " << report.cases[i].message;
   }
+  // Each was retried alone on a fresh backend. Its first attempt may have
+  // ended as the other's bystander (both on one child, which the crash or
+  // the hang's kill took down), so only the retry's verdict is fixed.
   EXPECT_EQ(report.cases[2].verdict, Verdict::Crashed) << report.cases[2].message;
-  EXPECT_EQ(report.cases[2].retried, "crashed");
+  EXPECT_TRUE(report.cases[2].retried.has_value());
   EXPECT_EQ(report.cases[4].verdict, Verdict::Timeout) << report.cases[4].message;
-  EXPECT_EQ(report.cases[4].retried, "timeout");
+  EXPECT_TRUE(report.cases[4].retried.has_value());
   ASSERT_EQ(report.levels.size(), 1u);
   EXPECT_EQ(report.levels[0].failed, 2u);
   EXPECT_FALSE(report.certified);
