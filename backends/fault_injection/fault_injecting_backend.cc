@@ -57,6 +57,7 @@ class FaultInjectingBackend final : public Backend {
   bool compiles_concurrently() const override { return inner_->compiles_concurrently(); }
   void prepare(const CompiledProgram& program) override { inner_->prepare(program); }
   uint32_t concurrent_dispatches() const override { return inner_->concurrent_dispatches(); }
+  uint32_t useful_processes() const override { return inner_->useful_processes(); }
 
   DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                            const Grid& grid) override {

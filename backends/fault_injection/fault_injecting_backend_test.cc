@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "backends/isolation/isolate.h"
+#include "backends/isolation/spread_backend.h"
 #include "backends/reference_backend.h"
 #include "spec/ir/host_words.h"
 #include "spec/text/text_format.h"
@@ -226,6 +227,50 @@ TEST(FaultInjectingBackend, ACrashOrAHangInAChildFailsOneCallAndTheCountGoesOn) 
   EXPECT_NE(messages[1].find("backend process crashed"), std::string::npos) << messages[1];
   // A dispatch may take two call timeouts (isolate.h) before the child is killed.
   EXPECT_NE(messages[3].find("did not answer within 4000 ms"), std::string::npos) << messages[3];
+}
+
+/// The reference backend, asking to run in two processes as NVIDIA's OpenCL
+/// does (Backend::useful_processes).
+class TwoProcessReference final : public Backend {
+ public:
+  std::string name() const override { return inner_->name(); }
+  Capabilities probe() override { return inner_->probe(); }
+  CompileOutcome compile(const Program& program) override { return inner_->compile(program); }
+  DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
+                           const Grid& grid) override {
+    return inner_->dispatch(program, inputs, grid);
+  }
+  uint32_t useful_processes() const override { return 2; }
+
+ private:
+  std::unique_ptr<Backend> inner_ = make_reference_backend({});
+};
+
+TEST(FaultInjectingBackend, SpreadOverTwoChildrenTheCountIsOneForBoth) {
+  auto calls = counter();
+  auto plan = parse_fault_plan("device-lost@3");
+  ASSERT_TRUE(plan.ok()) << plan.error().message;
+  IsolationOptions options;
+  options.call_timeout = std::chrono::milliseconds(20000);
+  auto spread = start_isolated_spread(
+      [plan = *plan, calls]() -> Result<std::unique_ptr<Backend>> {
+        return inject_faults(std::make_unique<TwoProcessReference>(), {plan, calls, true});
+      },
+      options, 4);
+  ASSERT_TRUE(spread.ok()) << spread.error().message;
+  // The wrapper passes the backend's answer on, so the children are two.
+  ASSERT_NE(dynamic_cast<isolation::SpreadBackend*>(spread->get()), nullptr);
+  Backend& backend = **spread;
+  // Compiled in turn: one program on each child.
+  Workload first = workload(backend);
+  Workload second = workload(backend);
+  std::vector<Status> statuses;
+  for (const Workload* w : {&first, &second, &first, &second}) {
+    statuses.push_back(backend.dispatch(*w->program, w->inputs, w->grid).status);
+  }
+  // A count kept per child would reach 3 in neither of them.
+  EXPECT_EQ(statuses,
+            (std::vector<Status>{Status::Ok, Status::Ok, Status::DeviceLost, Status::Ok}));
 }
 
 }  // namespace

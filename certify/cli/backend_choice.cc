@@ -148,8 +148,7 @@ Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
           return inject_faults(std::move(made).value(),
                                {*faults, calls, true, options.fence_timeout});
         },
-        // Injected faults count the calls of one child: kept in one.
-        isolation, choice.faults ? 1 : choice.max_processes);
+        isolation, choice.max_processes);
     if (!isolated) {
       return Error{"cannot start the `" + choice.backend +
                    "` backend in its child process: " + isolated.error().message + " (" +
