@@ -138,6 +138,10 @@ IsolatedRun run_isolated(const std::vector<SuiteCase>& cases, uint32_t runs,
     return isolated_driver(never, kTimeout, processes);
   };
   std::unique_ptr<Backend> backend = isolated_driver(never, kTimeout, processes);
+  if (backend == nullptr) {
+    ADD_FAILURE() << "the faulty driver did not start";
+    return run;
+  }
   run.report = run_certification(*backend, backend->probe(), chosen, options);
   return run;
 }
