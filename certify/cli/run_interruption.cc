@@ -1,9 +1,11 @@
 #include "certify/cli/run_interruption.h"
 
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -20,11 +22,35 @@ struct sigaction g_previous_term;
 char g_notice[512];
 size_t g_notice_size = 0;
 
+// A second signal within this time of the first is the same interruption:
+// GNU timeout sends its signal to the run and then to the run's whole process
+// group, so the run receives it twice in a row; taking that second copy as
+// "stop at once" would lose the partial report of every run bounded by
+// `timeout` (as CI steps are). A person who signals again means it later.
+constexpr int64_t kSameInterruptionNs = 2'000'000'000;
+std::atomic<int64_t> g_first_signal_ns{0};
+static_assert(std::atomic<int64_t>::is_always_lock_free, "set from a signal handler");
+
+int64_t monotonic_ns() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe (POSIX)
+  return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
+
+// Only async-signal-safe calls here.
 void on_signal(int signal) {
-  g_signal.store(signal);
-  // Only async-signal-safe calls here.
-  ssize_t ignored = ::write(STDERR_FILENO, g_notice, g_notice_size);
-  (void)ignored;
+  const int64_t now = monotonic_ns();
+  if (g_signal.load() == 0) {
+    g_first_signal_ns.store(now);
+    g_signal.store(signal);
+    ssize_t ignored = ::write(STDERR_FILENO, g_notice, g_notice_size);
+    (void)ignored;
+    return;
+  }
+  if (now - g_first_signal_ns.load() < kSameInterruptionNs) return;
+  // Signalled again: the signal's default action, at once.
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
 }
 
 }  // namespace
@@ -39,9 +65,8 @@ RunInterruption::RunInterruption(std::string_view written) {
   std::memset(&action, 0, sizeof action);
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
-  // SA_RESETHAND: a second signal takes the default action and ends the run.
   // SA_RESTART: reads and waits in progress resume instead of failing.
-  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  action.sa_flags = SA_RESTART;
   ::sigaction(SIGINT, &action, &g_previous_int);
   ::sigaction(SIGTERM, &action, &g_previous_term);
 }
