@@ -58,6 +58,7 @@ class FaultInjectingBackend final : public Backend {
   void prepare(const CompiledProgram& program) override { inner_->prepare(program); }
   uint32_t concurrent_dispatches() const override { return inner_->concurrent_dispatches(); }
   uint32_t useful_processes() const override { return inner_->useful_processes(); }
+  std::optional<DriverCacheUse> driver_cache() const override { return inner_->driver_cache(); }
 
   DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                            const Grid& grid) override {

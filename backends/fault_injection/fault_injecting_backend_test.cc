@@ -273,5 +273,35 @@ TEST(FaultInjectingBackend, SpreadOverTwoChildrenTheCountIsOneForBoth) {
             (std::vector<Status>{Status::Ok, Status::Ok, Status::DeviceLost, Status::Ok}));
 }
 
+/// A backend whose driver cache served 3 compiles and missed 1.
+class CachedReference final : public Backend {
+ public:
+  std::string name() const override { return inner_->name(); }
+  Capabilities probe() override { return inner_->probe(); }
+  CompileOutcome compile(const Program& program) override { return inner_->compile(program); }
+  DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
+                           const Grid& grid) override {
+    return inner_->dispatch(program, inputs, grid);
+  }
+  std::optional<DriverCacheUse> driver_cache() const override {
+    return DriverCacheUse{"/cache", "test cache", 3, 1, 0, 1};
+  }
+
+ private:
+  std::unique_ptr<Backend> inner_ = make_reference_backend({});
+};
+
+TEST(FaultInjectingBackend, PassesTheDriverCacheCountsOn) {
+  auto plan = parse_fault_plan("device-lost@3");
+  ASSERT_TRUE(plan.ok()) << plan.error().message;
+  auto wrapped = inject_faults(std::make_unique<CachedReference>(), {*plan, counter(), true});
+  ASSERT_TRUE(wrapped.ok()) << wrapped.error().message;
+  const std::optional<DriverCacheUse> cache = (*wrapped)->driver_cache();
+  ASSERT_TRUE(cache.has_value()) << "report.json of a run with --inject-faults lost driver_cache";
+  EXPECT_EQ(cache->hits, 3u);
+  EXPECT_EQ(cache->misses, 1u);
+  EXPECT_EQ(cache->what, "test cache");
+}
+
 }  // namespace
 }  // namespace vyre

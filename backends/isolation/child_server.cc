@@ -65,6 +65,12 @@ class Server {
         if (auto m = decode_hosted_runs(request))
           return run([this, m = *m] { return encode(hosted_runs(m)); });
         break;
+      case MessageKind::DriverCache:
+        if (auto m = decode_driver_cache(request))
+          return run([this, m = *m] {
+            return encode(DriverCacheReplyMessage{backend_.driver_cache(), m.call});
+          });
+        break;
       case MessageKind::Release:
         if (auto m = decode_release(request)) {
           std::lock_guard lock(programs_mutex_);

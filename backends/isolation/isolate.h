@@ -20,7 +20,9 @@
 //
 // Everything a Backend offers is forwarded: dispatch_runs as one message (the
 // batch runs in the child; run 0's outputs and the differing runs come back),
-// run_hosted as one message (below), prepare(), and the concurrency queries. Calls from several
+// run_hosted as one message (below), prepare(), the concurrency queries, and
+// driver_cache() (asked of the running child, plus what was last obtained
+// from each child it replaced: IsolatedBackend::driver_cache). Calls from several
 // threads are in flight at once in one child, which serves each on a thread of its own, so the real
 // backend's concurrency is kept. When the child dies, every call in flight fails (Crashed, or
 // DeviceLost for those killed with another call's timeout): the certifier retries such a case once

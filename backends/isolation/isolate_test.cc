@@ -36,6 +36,7 @@ using isolation::testing::fake_inputs;
 using isolation::testing::fake_program;
 using isolation::testing::FakeMode;
 using isolation::testing::make_fake_backend;
+using isolation::testing::make_fake_backend_with_cache;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
@@ -399,6 +400,97 @@ TEST(Isolate, GivesUpAfterRepeatedFailedStarts) {
             "process did not answer within 200 ms during start-up (creating and probing the "
             "backend); killed it");
   EXPECT_TRUE(no_children());
+}
+
+// The fake's cache before any prepare(): each prepare() in a child adds a
+// miss and a stored entry to that child's counts.
+DriverCacheUse fake_cache() {
+  return {"/fake/cache", "fake kernels", 5, 1, 2, 3};
+}
+
+std::unique_ptr<Backend> start_cached_fake() {
+  auto backend = start_isolated([] { return Result(make_fake_backend_with_cache(fake_cache())); },
+                                quick_options());
+  EXPECT_TRUE(backend.ok()) << backend.error().message;
+  return backend.ok() ? std::move(backend).value() : nullptr;
+}
+
+// Compiles a fake program on `backend` and runs it once (its first run
+// prepares it in the child); the program, null when either failed.
+std::shared_ptr<const CompiledProgram> compile_and_run(Backend& backend) {
+  CompileOutcome compiled = backend.compile(fake_program());
+  EXPECT_EQ(compiled.status, Status::Ok) << compiled.message;
+  if (compiled.status != Status::Ok) return nullptr;
+  DispatchOutcome ran =
+      backend.dispatch(*compiled.program, fake_inputs(FakeMode::Echo, {1}), Grid{});
+  EXPECT_EQ(ran.status, Status::Ok) << ran.message;
+  return compiled.program;
+}
+
+TEST(IsolatedDriverCache, ReportsTheChildsCounts) {
+  auto backend = start_cached_fake();
+  ASSERT_NE(backend, nullptr);
+  std::optional<DriverCacheUse> before = backend->driver_cache();
+  ASSERT_TRUE(before.has_value());
+  EXPECT_EQ(before->dir, "/fake/cache");
+  EXPECT_EQ(before->what, "fake kernels");
+  EXPECT_EQ(before->hits, 5u);
+  EXPECT_EQ(before->misses, 1u);
+  EXPECT_EQ(before->rejected, 2u);
+  EXPECT_EQ(before->stored, 3u);
+  // Two programs prepared in the child: counted there, not in this process.
+  auto first = compile_and_run(*backend);
+  auto second = compile_and_run(*backend);
+  std::optional<DriverCacheUse> after = backend->driver_cache();
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(after->dir, "/fake/cache");
+  EXPECT_EQ(after->hits, 5u);
+  EXPECT_EQ(after->misses, 3u);
+  EXPECT_EQ(after->rejected, 2u);
+  EXPECT_EQ(after->stored, 5u);
+}
+
+TEST(IsolatedDriverCache, ABackendWithoutACacheReportsNoneThroughIsolation) {
+  auto cached = start_cached_fake();
+  auto uncached = start_fake();
+  ASSERT_NE(cached, nullptr);
+  ASSERT_NE(uncached, nullptr);
+  auto ran_cached = compile_and_run(*cached);
+  auto ran_uncached = compile_and_run(*uncached);
+  // The child is asked, and says when it keeps none.
+  EXPECT_TRUE(cached->driver_cache().has_value());
+  EXPECT_FALSE(uncached->driver_cache().has_value());
+}
+
+TEST(IsolatedDriverCache, KeepsTheCountsLastObtainedFromAReplacedChild) {
+  auto backend = start_cached_fake();
+  ASSERT_NE(backend, nullptr);
+  auto program = compile_and_run(*backend);
+  ASSERT_NE(program, nullptr);
+  ASSERT_EQ(backend->driver_cache().value_or(DriverCacheUse{}).misses, 2u);
+  // A prepare the parent never hears of before the child dies is lost.
+  auto unheard = compile_and_run(*backend);
+  DispatchOutcome crashed = backend->dispatch(*program, fake_inputs(FakeMode::Exit3, {1}), Grid{});
+  ASSERT_EQ(crashed.status, Status::Crashed) << crashed.message;
+  // The child is gone and not yet replaced: what was last obtained.
+  std::optional<DriverCacheUse> dead = backend->driver_cache();
+  ASSERT_TRUE(dead.has_value());
+  EXPECT_EQ(dead->misses, 2u);
+  EXPECT_EQ(dead->stored, 4u);
+  // The next run starts a fresh child, which prepares the program again:
+  // its counts add to those last obtained from the one it replaced.
+  DispatchOutcome again = backend->dispatch(*program, fake_inputs(FakeMode::Echo, {1}), Grid{});
+  ASSERT_EQ(again.status, Status::Ok) << again.message;
+  std::optional<DriverCacheUse> both = backend->driver_cache();
+  ASSERT_TRUE(both.has_value());
+  EXPECT_EQ(both->dir, "/fake/cache");
+  EXPECT_EQ(both->what, "fake kernels");
+  EXPECT_EQ(both->hits, 10u);
+  EXPECT_EQ(both->misses, 4u);
+  EXPECT_EQ(both->rejected, 4u);
+  EXPECT_EQ(both->stored, 8u);
+  // Asked again, the same child's counts are not added twice.
+  EXPECT_EQ(backend->driver_cache().value_or(DriverCacheUse{}).misses, 4u);
 }
 
 }  // namespace

@@ -280,6 +280,36 @@ HostedRunsOutcome get_hosted_outcome(WireReader& r) {
   return o;
 }
 
+/// A driver cache's use: a presence byte, then its dir, what and counts.
+void put_driver_cache(WireWriter& w, const std::optional<DriverCacheUse>& cache) {
+  w.u8(cache ? 1 : 0);
+  if (!cache) return;
+  w.text(cache->dir);
+  w.text(cache->what);
+  w.u64(cache->hits);
+  w.u64(cache->misses);
+  w.u64(cache->rejected);
+  w.u64(cache->stored);
+}
+
+/// Rejects a presence byte other than 0 or 1.
+std::optional<DriverCacheUse> get_driver_cache(WireReader& r) {
+  const uint8_t present = r.u8();
+  if (present > 1) {
+    r.fail("a driver cache's presence byte is " + std::to_string(present) + ", not 0 or 1");
+    return std::nullopt;
+  }
+  if (present == 0) return std::nullopt;
+  DriverCacheUse cache;
+  cache.dir = r.text();
+  cache.what = r.text();
+  cache.hits = r.u64();
+  cache.misses = r.u64();
+  cache.rejected = r.u64();
+  cache.stored = r.u64();
+  return cache;
+}
+
 }  // namespace
 
 Frame encode(const HelloMessage& m) {
@@ -395,6 +425,19 @@ Frame encode(const ProgressMessage& m) {
   w.u64(m.call);
   w.u64(m.calls);
   return framed(MessageKind::Progress, w);
+}
+
+Frame encode(const DriverCacheMessage& m) {
+  WireWriter w;
+  w.u64(m.call);
+  return framed(MessageKind::DriverCache, w);
+}
+
+Frame encode(const DriverCacheReplyMessage& m) {
+  WireWriter w;
+  w.u64(m.call);
+  put_driver_cache(w, m.cache);
+  return framed(MessageKind::DriverCacheReply, w);
 }
 
 Result<uint64_t> call_id_of(const Frame& frame) {
@@ -565,6 +608,25 @@ Result<ProgressMessage> decode_progress(const Frame& frame) {
     m.calls = r.u64();
     return m;
   });
+}
+
+Result<DriverCacheMessage> decode_driver_cache(const Frame& frame) {
+  return decoded<DriverCacheMessage>(frame, MessageKind::DriverCache, "driver cache",
+                                     [](WireReader& r) {
+                                       DriverCacheMessage m;
+                                       m.call = r.u64();
+                                       return m;
+                                     });
+}
+
+Result<DriverCacheReplyMessage> decode_driver_cache_reply(const Frame& frame) {
+  return decoded<DriverCacheReplyMessage>(frame, MessageKind::DriverCacheReply,
+                                          "driver cache reply", [](WireReader& r) {
+                                            DriverCacheReplyMessage m;
+                                            m.call = r.u64();
+                                            m.cache = get_driver_cache(r);
+                                            return m;
+                                          });
 }
 
 }  // namespace vyre::isolation

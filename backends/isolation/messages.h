@@ -1,7 +1,7 @@
 // The messages between an isolated backend and its child process. The child
 // speaks first (Hello, which carries the probe); after that every Compile,
-// Prepare, Dispatch, DispatchRuns and HostedRuns gets exactly one reply, and
-// Release gets none. While HostedRuns runs, the child may also send Progress
+// Prepare, Dispatch, DispatchRuns, HostedRuns and DriverCache gets exactly one
+// reply, and Release gets none. While HostedRuns runs, the child may also send Progress
 // frames carrying its call id, any number, before the reply. Several calls may be in flight at
 // once: each request carries a call id, first in its payload, and its reply carries the same id
 // (call_id_of reads it without decoding the rest).
@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ enum class MessageKind : uint32_t {
   HostedRuns = 11,        ///< Parent to child: make the runs of a HostedWork there.
   HostedRunsReply = 12,   ///< Child to parent.
   Progress = 13,          ///< Child to parent: hosted work in flight made a backend call.
+  DriverCache = 14,       ///< Parent to child: how has the on-disk driver cache served so far?
+  DriverCacheReply = 15,  ///< Child to parent: the backend's driver_cache().
 };
 
 /// The child's first message: its backend's name and probe, or why it failed.
@@ -134,6 +137,18 @@ struct ProgressMessage {
   uint64_t calls = 0;
 };
 
+/// Ask the child's backend for its driver_cache().
+struct DriverCacheMessage {
+  uint64_t call = 0;
+};
+
+/// The child's backend's driver_cache(): nullopt when it keeps no cache. On
+/// the wire a presence byte, then (when present) dir, what and the counts.
+struct DriverCacheReplyMessage {
+  std::optional<DriverCacheUse> cache;
+  uint64_t call = 0;
+};
+
 /// Forget these program ids.
 struct ReleaseMessage {
   std::vector<uint64_t> ids;
@@ -152,6 +167,8 @@ Frame encode(const PrepareReplyMessage& message);
 Frame encode(const HostedRunsMessage& message);
 Frame encode(const HostedRunsReplyMessage& message);
 Frame encode(const ProgressMessage& message);
+Frame encode(const DriverCacheMessage& message);
+Frame encode(const DriverCacheReplyMessage& message);
 
 /// The call id of a request or reply (the first u64 of its payload); an
 /// Error for Hello, Release and a payload too short to hold one.
@@ -172,5 +189,7 @@ Result<PrepareReplyMessage> decode_prepare_reply(const Frame& frame);
 Result<HostedRunsMessage> decode_hosted_runs(const Frame& frame);
 Result<HostedRunsReplyMessage> decode_hosted_runs_reply(const Frame& frame);
 Result<ProgressMessage> decode_progress(const Frame& frame);
+Result<DriverCacheMessage> decode_driver_cache(const Frame& frame);
+Result<DriverCacheReplyMessage> decode_driver_cache_reply(const Frame& frame);
 
 }  // namespace vyre::isolation

@@ -7,6 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <limits>
+#include <optional>
 #include <set>
 
 namespace vyre::isolation {
@@ -358,6 +359,77 @@ RC_GTEST_PROP(Messages, HostedRunsReplyEveryCutFails, (const BufferSet& outputs)
   RC_ASSERT(back->outcome.runs[1]->outputs == outputs);
   frame.payload.resize(*rc::gen::inRange<size_t>(0, frame.payload.size()));
   RC_ASSERT(!decode_hosted_runs_reply(frame).ok());
+}
+
+TEST(Messages, DriverCacheAndItsReplyRoundTrip) {
+  auto request = decode_driver_cache(encode(DriverCacheMessage{7}));
+  ASSERT_TRUE(request.ok()) << request.error().message;
+  EXPECT_EQ(request->call, 7u);
+  EXPECT_EQ(*call_id_of(encode(DriverCacheMessage{7})), 7u);
+
+  const DriverCacheUse use{"/cache/dir", "Vulkan pipeline cache", uint64_t{1} << 40, 2, 3,
+                           UINT64_MAX};
+  const Frame frame = encode(DriverCacheReplyMessage{use, 8});
+  EXPECT_EQ(*call_id_of(frame), 8u);
+  auto reply = decode_driver_cache_reply(frame);
+  ASSERT_TRUE(reply.ok()) << reply.error().message;
+  EXPECT_EQ(reply->call, 8u);
+  ASSERT_TRUE(reply->cache.has_value());
+  EXPECT_EQ(reply->cache->dir, "/cache/dir");
+  EXPECT_EQ(reply->cache->what, "Vulkan pipeline cache");
+  EXPECT_EQ(reply->cache->hits, uint64_t{1} << 40);
+  EXPECT_EQ(reply->cache->misses, 2u);
+  EXPECT_EQ(reply->cache->rejected, 3u);
+  EXPECT_EQ(reply->cache->stored, UINT64_MAX);
+
+  // A backend that keeps no cache: nothing but the call id and the flag.
+  const Frame none = encode(DriverCacheReplyMessage{std::nullopt, 9});
+  EXPECT_EQ(none.payload.size(), 9u);
+  auto no_cache = decode_driver_cache_reply(none);
+  ASSERT_TRUE(no_cache.ok()) << no_cache.error().message;
+  EXPECT_EQ(no_cache->call, 9u);
+  EXPECT_FALSE(no_cache->cache.has_value());
+}
+
+TEST(Messages, MalformedDriverCacheMessagesAreRefused) {
+  // Wrong kind, either way round.
+  auto wrong = decode_driver_cache_reply(encode(DriverCacheMessage{1}));
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.error().message, "expected a driver cache reply message, got message kind 14");
+  EXPECT_FALSE(decode_driver_cache(encode(DriverCacheReplyMessage{std::nullopt, 1})).ok());
+  // A request cut short or with bytes after its call id.
+  Frame request = encode(DriverCacheMessage{3});
+  request.payload.pop_back();
+  EXPECT_FALSE(decode_driver_cache(request).ok());
+  request = encode(DriverCacheMessage{3});
+  request.payload.push_back(0);
+  auto trailing_request = decode_driver_cache(request);
+  ASSERT_FALSE(trailing_request.ok());
+  EXPECT_NE(trailing_request.error().message.find("malformed driver cache message"),
+            std::string::npos)
+      << trailing_request.error().message;
+  // A reply cut anywhere, or with a byte after its counts.
+  const Frame reply = encode(DriverCacheReplyMessage{DriverCacheUse{"d", "w", 1, 2, 3, 4}, 5});
+  for (size_t size = 0; size < reply.payload.size(); ++size) {
+    Frame cut = reply;
+    cut.payload.resize(size);
+    EXPECT_FALSE(decode_driver_cache_reply(cut).ok()) << "cut to " << size << " bytes";
+  }
+  Frame longer = reply;
+  longer.payload.push_back(0);
+  EXPECT_FALSE(decode_driver_cache_reply(longer).ok());
+  Frame none_longer = encode(DriverCacheReplyMessage{std::nullopt, 5});
+  none_longer.payload.push_back(0);
+  EXPECT_FALSE(decode_driver_cache_reply(none_longer).ok());
+  // The presence byte, after the call id, is 0 or 1.
+  Frame flag = encode(DriverCacheReplyMessage{std::nullopt, 5});
+  ASSERT_EQ(flag.payload.at(8), 0);
+  flag.payload[8] = 2;
+  auto bad_flag = decode_driver_cache_reply(flag);
+  ASSERT_FALSE(bad_flag.ok());
+  EXPECT_EQ(bad_flag.error().message,
+            "malformed driver cache reply message: a driver cache's presence byte is 2, not 0 or "
+            "1");
 }
 
 }  // namespace

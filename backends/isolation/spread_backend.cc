@@ -84,4 +84,10 @@ HostedRunsOutcome SpreadBackend::run_hosted(const HostedWork& work,
   return members_[work.id() % members_.size()]->run_hosted(work, options);
 }
 
+std::optional<DriverCacheUse> SpreadBackend::driver_cache() const {
+  std::optional<DriverCacheUse> total;
+  for (const auto& member : members_) add_driver_cache(total, member->driver_cache());
+  return total;
+}
+
 }  // namespace vyre::isolation

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -40,6 +41,10 @@ class SpreadBackend final : public Backend {
   /// The members' together: each child runs its own concurrently.
   uint32_t concurrent_dispatches() const override;
   HostedRunsOutcome run_hosted(const HostedWork& work, const HostedRunsOptions& options) override;
+  /// The members' counts summed (each its children's, as
+  /// IsolatedBackend::driver_cache() counts them), with the dir and what of
+  /// the first member that reports a cache; nullopt when none does.
+  std::optional<DriverCacheUse> driver_cache() const override;
 
  private:
   /// The member that compiled `program`; for another backend's, one by its

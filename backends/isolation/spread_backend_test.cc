@@ -23,6 +23,7 @@ using isolation::testing::FakeMode;
 using isolation::testing::kFakeConcurrentDispatches;
 using isolation::testing::kFakeUsefulProcesses;
 using isolation::testing::make_fake_backend;
+using isolation::testing::make_fake_backend_with_cache;
 using isolation::testing::test_isolation_options;
 
 std::unique_ptr<Backend> spread(uint32_t max_processes) {
@@ -123,6 +124,43 @@ TEST(SpreadBackend, RunsProgramsAnotherBackendCompiledOnEveryChild) {
     pids.insert(pid);
   }
   EXPECT_EQ(pids.size(), kFakeUsefulProcesses);
+}
+
+TEST(SpreadBackend, SumsTheChildrensDriverCacheCounts) {
+  auto started = start_isolated_spread(
+      [] {
+        return Result(make_fake_backend_with_cache({"/fake/cache", "fake kernels", 5, 1, 2, 3}));
+      },
+      test_isolation_options(), 2);
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  Backend& backend = **started;
+  ASSERT_NE(dynamic_cast<isolation::SpreadBackend*>(&backend), nullptr);
+  // One program on each child, each prepared there by its first run: a miss
+  // and a stored entry in each child.
+  auto first = compiled(backend);
+  auto second = compiled(backend);
+  ASSERT_NE(pid_of_run(backend, *first), pid_of_run(backend, *second));
+  std::optional<DriverCacheUse> use = backend.driver_cache();
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->dir, "/fake/cache");
+  EXPECT_EQ(use->what, "fake kernels");
+  EXPECT_EQ(use->hits, 10u);
+  EXPECT_EQ(use->misses, 4u);
+  EXPECT_EQ(use->rejected, 4u);
+  EXPECT_EQ(use->stored, 8u);
+}
+
+TEST(SpreadBackend, ReportsNoDriverCacheWhenNoChildKeepsOne) {
+  auto cached = start_isolated_spread(
+      [] {
+        return Result(make_fake_backend_with_cache({"/fake/cache", "fake kernels", 0, 0, 0, 0}));
+      },
+      test_isolation_options(), 2);
+  auto uncached = spread(2);
+  ASSERT_TRUE(cached.ok()) << cached.error().message;
+  ASSERT_NE(uncached, nullptr);
+  EXPECT_TRUE((*cached)->driver_cache().has_value());
+  EXPECT_FALSE(uncached->driver_cache().has_value());
 }
 
 }  // namespace

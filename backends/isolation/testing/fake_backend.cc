@@ -2,11 +2,14 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "backends/isolation/child_process.h"
 #include "spec/ir/builder.h"
@@ -47,6 +50,9 @@ uint8_t rendezvous() {
 
 class FakeBackend final : public Backend {
  public:
+  explicit FakeBackend(std::optional<DriverCacheUse> cache = std::nullopt)
+      : cache_(std::move(cache)) {}
+
   ~FakeBackend() override {
     if (g_hang_on_exit) sleep_forever();
   }
@@ -81,6 +87,15 @@ class FakeBackend final : public Backend {
 
   void prepare(const CompiledProgram& program) override {
     if (static_cast<const FakeProgram&>(program).width == kHangingPrepareWidth) sleep_forever();
+    ++prepared_;
+  }
+
+  std::optional<DriverCacheUse> driver_cache() const override {
+    if (!cache_) return std::nullopt;
+    DriverCacheUse use = *cache_;
+    use.misses += prepared_;
+    use.stored += prepared_;
+    return use;
   }
 
   DispatchOutcome dispatch(const CompiledProgram&, const BufferSet& inputs,
@@ -132,6 +147,10 @@ class FakeBackend final : public Backend {
     outcome.outputs["out"] = std::move(out);
     return outcome;
   }
+
+ private:
+  const std::optional<DriverCacheUse> cache_;
+  std::atomic<uint64_t> prepared_{0};
 };
 
 }  // namespace
@@ -146,6 +165,10 @@ IsolationOptions test_isolation_options(std::chrono::milliseconds call) {
 
 std::unique_ptr<Backend> make_fake_backend() {
   return std::make_unique<FakeBackend>();
+}
+
+std::unique_ptr<Backend> make_fake_backend_with_cache(DriverCacheUse cache) {
+  return std::make_unique<FakeBackend>(std::move(cache));
 }
 
 Program fake_program(uint32_t width) {

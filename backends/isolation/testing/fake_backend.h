@@ -53,6 +53,12 @@ IsolationOptions test_isolation_options(
 /// The fake backend: name "fake", device "fake device", driver "pid N".
 std::unique_ptr<Backend> make_fake_backend();
 
+/// The fake backend keeping an on-disk driver cache, as a real one given a
+/// cache_dir: driver_cache() reports `cache` plus one miss and one stored
+/// entry for each prepare() it ran (in its own process: a child's own
+/// count). make_fake_backend()'s keeps none (nullopt).
+std::unique_ptr<Backend> make_fake_backend_with_cache(DriverCacheUse cache);
+
 /// A program with buffers "mode" (read_only) and "out" (read_write) and an
 /// empty body; `width` is its workgroup size x.
 Program fake_program(uint32_t width = 1);
