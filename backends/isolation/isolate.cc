@@ -1,6 +1,7 @@
 #include "backends/isolation/isolate.h"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -24,7 +25,8 @@ Result<std::unique_ptr<Backend>> start_isolated(BackendFactory factory, Isolatio
 
 Result<std::unique_ptr<Backend>> start_isolated_spread(BackendFactory factory,
                                                        IsolationOptions options,
-                                                       uint32_t max_processes) {
+                                                       uint32_t max_processes,
+                                                       std::string* shortfall) {
   auto first = start_isolated(factory, options);
   if (!first) return first;
   const uint32_t wanted = std::min((*first)->useful_processes(), max_processes);
@@ -33,7 +35,13 @@ Result<std::unique_ptr<Backend>> start_isolated_spread(BackendFactory factory,
   members.push_back(std::move(first).value());
   while (members.size() < wanted) {
     auto more = start_isolated(factory, options);
-    if (!more) break;
+    if (!more) {
+      if (shortfall) {
+        *shortfall = std::to_string(members.size()) + " of " + std::to_string(wanted) +
+                     " backend processes started; the next: " + more.error().message;
+      }
+      break;
+    }
     members.push_back(std::move(more).value());
   }
   if (members.size() == 1) return std::move(members.front());

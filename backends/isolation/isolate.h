@@ -67,6 +67,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "backends/backend.h"
 #include "backends/isolation/backend_factory.h"
@@ -105,9 +106,12 @@ Result<std::unique_ptr<Backend>> start_isolated(BackendFactory factory,
 /// that many children in all, as one backend that spreads its calls over
 /// them (backends/isolation/spread_backend.h). A further child that fails
 /// to start is left out: the run goes on with the ones that started, each
-/// still replaced when it crashes or hangs.
+/// still replaced when it crashes or hangs, and `shortfall` (when given)
+/// says how many started of how many wanted and why the next did not; it is
+/// left empty when all started.
 Result<std::unique_ptr<Backend>> start_isolated_spread(BackendFactory factory,
                                                        IsolationOptions options,
-                                                       uint32_t max_processes);
+                                                       uint32_t max_processes,
+                                                       std::string* shortfall = nullptr);
 
 }  // namespace vyre

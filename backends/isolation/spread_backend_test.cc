@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <set>
@@ -65,6 +69,38 @@ TEST(SpreadBackend, StartsAsManyChildrenAsTheBackendAsksWithinTheBound) {
   ASSERT_NE(one, nullptr);
   EXPECT_EQ(dynamic_cast<isolation::SpreadBackend*>(one.get()), nullptr);
   EXPECT_EQ(one->concurrent_dispatches(), kFakeConcurrentDispatches);
+}
+
+// Children after the first that fail to start are left out, and the caller
+// is told how many started and why the next did not. The factory runs in
+// each child: the first leaves a marker file, later ones find it and fail.
+TEST(SpreadBackend, AChildThatFailsToStartIsLeftOutAndSaidWhy) {
+  char dir[] = "/tmp/vyre_spread_shortfall.XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string marker = std::string(dir) + "/started";
+  std::string shortfall;
+  auto started = start_isolated_spread(
+      [marker]() -> Result<std::unique_ptr<Backend>> {
+        if (std::FILE* f = std::fopen(marker.c_str(), "wx")) {
+          std::fclose(f);
+          return make_fake_backend();
+        }
+        return Error{"the driver refused a second process"};
+      },
+      test_isolation_options(), 8, &shortfall);
+  std::remove(marker.c_str());
+  ::rmdir(dir);
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  EXPECT_EQ(dynamic_cast<isolation::SpreadBackend*>(started->get()), nullptr);
+  EXPECT_EQ(shortfall, "1 of " + std::to_string(kFakeUsefulProcesses) +
+                           " backend processes started; the next: the backend failed to start: "
+                           "the driver refused a second process");
+  // All started: nothing to say.
+  std::string none = "unset";
+  none.clear();
+  auto all = start_isolated_spread(make_fake_backend, test_isolation_options(), 8, &none);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  EXPECT_EQ(none, "");
 }
 
 TEST(SpreadBackend, CompilesGoToTheChildrenInTurnAndEachProgramRunsWhereItWasCompiled) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 
 #include "backends/disk_cache.h"
 #include "backends/isolation/isolate.h"
@@ -140,6 +141,7 @@ Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
     // same limit as a submission.
     IsolationOptions isolation;
     isolation.call_timeout = options.fence_timeout;
+    std::string shortfall;
     auto isolated = start_isolated_spread(
         [name = choice.backend, options, faults = choice.faults,
          calls = choice.fault_calls]() -> Result<std::unique_ptr<Backend>> {
@@ -148,7 +150,13 @@ Result<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice) {
           return inject_faults(std::move(made).value(),
                                {*faults, calls, true, options.fence_timeout});
         },
-        isolation, choice.max_processes);
+        isolation, choice.max_processes, &shortfall);
+    // Fewer processes only make the run slower, so it goes on; the user
+    // learns why it is slower than it should be.
+    if (isolated && !shortfall.empty()) {
+      std::fprintf(stderr, "vyre-certify: warning: `%s`: %s\n", choice.backend.c_str(),
+                   shortfall.c_str());
+    }
     if (!isolated) {
       return Error{"cannot start the `" + choice.backend +
                    "` backend in its child process: " + isolated.error().message + " (" +
