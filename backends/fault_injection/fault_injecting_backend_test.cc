@@ -229,10 +229,13 @@ TEST(FaultInjectingBackend, ACrashOrAHangInAChildFailsOneCallAndTheCountGoesOn) 
   EXPECT_NE(messages[3].find("did not answer within 4000 ms"), std::string::npos) << messages[3];
 }
 
-/// The reference backend, asking to run in two processes as NVIDIA's OpenCL
-/// does (Backend::useful_processes).
-class TwoProcessReference final : public Backend {
+/// The reference backend with a wrapper's questions answered otherwise:
+/// how many processes it asks for (two, as NVIDIA's OpenCL), and its driver
+/// cache's counts.
+class AnsweringReference final : public Backend {
  public:
+  AnsweringReference(uint32_t processes, std::optional<DriverCacheUse> cache)
+      : processes_(processes), cache_(std::move(cache)) {}
   std::string name() const override { return inner_->name(); }
   Capabilities probe() override { return inner_->probe(); }
   CompileOutcome compile(const Program& program) override { return inner_->compile(program); }
@@ -240,9 +243,12 @@ class TwoProcessReference final : public Backend {
                            const Grid& grid) override {
     return inner_->dispatch(program, inputs, grid);
   }
-  uint32_t useful_processes() const override { return 2; }
+  uint32_t useful_processes() const override { return processes_; }
+  std::optional<DriverCacheUse> driver_cache() const override { return cache_; }
 
  private:
+  uint32_t processes_;
+  std::optional<DriverCacheUse> cache_;
   std::unique_ptr<Backend> inner_ = make_reference_backend({});
 };
 
@@ -254,7 +260,8 @@ TEST(FaultInjectingBackend, SpreadOverTwoChildrenTheCountIsOneForBoth) {
   options.call_timeout = std::chrono::milliseconds(20000);
   auto spread = start_isolated_spread(
       [plan = *plan, calls]() -> Result<std::unique_ptr<Backend>> {
-        return inject_faults(std::make_unique<TwoProcessReference>(), {plan, calls, true});
+        return inject_faults(std::make_unique<AnsweringReference>(2, std::nullopt),
+                             {plan, calls, true});
       },
       options, 4);
   ASSERT_TRUE(spread.ok()) << spread.error().message;
@@ -273,28 +280,12 @@ TEST(FaultInjectingBackend, SpreadOverTwoChildrenTheCountIsOneForBoth) {
             (std::vector<Status>{Status::Ok, Status::Ok, Status::DeviceLost, Status::Ok}));
 }
 
-/// A backend whose driver cache served 3 compiles and missed 1.
-class CachedReference final : public Backend {
- public:
-  std::string name() const override { return inner_->name(); }
-  Capabilities probe() override { return inner_->probe(); }
-  CompileOutcome compile(const Program& program) override { return inner_->compile(program); }
-  DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
-                           const Grid& grid) override {
-    return inner_->dispatch(program, inputs, grid);
-  }
-  std::optional<DriverCacheUse> driver_cache() const override {
-    return DriverCacheUse{"/cache", "test cache", 3, 1, 0, 1};
-  }
-
- private:
-  std::unique_ptr<Backend> inner_ = make_reference_backend({});
-};
-
 TEST(FaultInjectingBackend, PassesTheDriverCacheCountsOn) {
   auto plan = parse_fault_plan("device-lost@3");
   ASSERT_TRUE(plan.ok()) << plan.error().message;
-  auto wrapped = inject_faults(std::make_unique<CachedReference>(), {*plan, counter(), true});
+  auto wrapped = inject_faults(
+      std::make_unique<AnsweringReference>(1, DriverCacheUse{"/cache", "test cache", 3, 1, 0, 1}),
+      {*plan, counter(), true});
   ASSERT_TRUE(wrapped.ok()) << wrapped.error().message;
   const std::optional<DriverCacheUse> cache = (*wrapped)->driver_cache();
   ASSERT_TRUE(cache.has_value()) << "report.json of a run with --inject-faults lost driver_cache";

@@ -171,6 +171,13 @@ std::unique_ptr<Backend> make_fake_backend_with_cache(DriverCacheUse cache) {
   return std::make_unique<FakeBackend>(std::move(cache));
 }
 
+std::string cache_counts(const std::optional<DriverCacheUse>& use) {
+  if (!use) return "none";
+  return use->dir + "|" + use->what + "|" + std::to_string(use->hits) + " " +
+         std::to_string(use->misses) + " " + std::to_string(use->rejected) + " " +
+         std::to_string(use->stored);
+}
+
 Program fake_program(uint32_t width) {
   using namespace build;
   return Program{

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "backends/backend.h"
 #include "backends/isolation/isolate.h"
@@ -58,6 +60,10 @@ std::unique_ptr<Backend> make_fake_backend();
 /// entry for each prepare() it ran (in its own process: a child's own
 /// count). make_fake_backend()'s keeps none (nullopt).
 std::unique_ptr<Backend> make_fake_backend_with_cache(DriverCacheUse cache);
+
+/// `use` in one line for tests to compare: "DIR|WHAT|hits misses rejected
+/// stored", or "none".
+std::string cache_counts(const std::optional<DriverCacheUse>& use);
 
 /// A program with buffers "mode" (read_only) and "out" (read_write) and an
 /// empty body; `width` is its workgroup size x.
