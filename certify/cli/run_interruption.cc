@@ -40,9 +40,12 @@ int64_t monotonic_ns() {
 // Only async-signal-safe calls here.
 void on_signal(int signal) {
   const int64_t now = monotonic_ns();
-  if (g_signal.load() == 0) {
-    g_first_signal_ns.store(now);
-    g_signal.store(signal);
+  // Compare-exchanges, since a SIGTERM may interrupt the SIGINT handler: the
+  // first signal's time is set before any handler can read it.
+  int64_t unset_ns = 0;
+  g_first_signal_ns.compare_exchange_strong(unset_ns, now);
+  int none = 0;
+  if (g_signal.compare_exchange_strong(none, signal)) {
     ssize_t ignored = ::write(STDERR_FILENO, g_notice, g_notice_size);
     (void)ignored;
     return;
