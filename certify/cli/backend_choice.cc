@@ -63,16 +63,19 @@ std::string built_in_backend_list(std::string_view except) {
 
 bool take_backend_switch(const std::string& flag, BackendChoice& choice,
                          std::optional<std::string>& error) {
-  if (flag != kInProcessFlag) return false;
-  if (choice.in_process) error = flag + " given twice; give it once";
-  choice.in_process = true;
+  bool* set = flag == kInProcessFlag ? &choice.in_process
+              : flag == kNoCacheFlag ? &choice.no_cache
+                                     : nullptr;
+  if (set == nullptr) return false;
+  if (*set) error = flag + " given twice; give it once";
+  *set = true;
   return true;
 }
 
 bool take_backend_arg(std::span<const std::string> args, size_t& i, BackendChoice& choice,
                       std::optional<std::string>& error) {
   const std::string& a = args[i];
-  if (a == "--backend" || a == "--device" || a == "--timeout-ms") {
+  if (a == "--backend" || a == "--device" || a == "--timeout-ms" || a == "--cache-dir") {
     if (i + 1 >= args.size()) {
       error = a + " needs a value";
     } else {
@@ -85,6 +88,9 @@ bool take_backend_arg(std::span<const std::string> args, size_t& i, BackendChoic
 
 std::optional<std::string> check_backend_choice(const BackendChoice& choice) {
   if (choice.backend.empty()) return "--backend is required";
+  if (choice.no_cache && choice.cache_dir) {
+    return "--cache-dir and " + std::string(kNoCacheFlag) + " contradict each other; give one";
+  }
   if (choice.faults && choice.faults->crashes() && !names_plugin(choice.backend) &&
       (choice.in_process || !backend_takes_device(choice.backend))) {
     return "--inject-faults: a `crash` fault needs a backend in a child process (a plugin, or "

@@ -46,8 +46,11 @@ inline constexpr uint32_t kCertifyMaxProcesses = 4;
 
 /// The switch that keeps a built-in backend in this process.
 inline constexpr std::string_view kInProcessFlag = "--in-process";
+/// The switch that keeps no on-disk driver cache.
+inline constexpr std::string_view kNoCacheFlag = "--no-cache";
 
-/// Takes --in-process: true when `flag` is it. `error` gets a repeated switch.
+/// Takes --in-process or --no-cache: true when `flag` is one of them.
+/// `error` gets a repeated switch.
 bool take_backend_switch(const std::string& flag, BackendChoice& choice,
                          std::optional<std::string>& error);
 
@@ -58,15 +61,16 @@ bool take_backend_switch(const std::string& flag, BackendChoice& choice,
 bool take_backend_option(const std::string& flag, const std::string& value, BackendChoice& choice,
                          std::optional<std::string>& error);
 
-/// Takes args[i] when it is --backend, --device or --timeout-ms (with its
-/// value, moving i past it) or --in-process, as `run` and `reduce` accept
-/// them: true when it was one of them. `error` gets a usage problem (a
+/// Takes args[i] when it is --backend, --device, --timeout-ms or --cache-dir
+/// (with its value, moving i past it), --in-process or --no-cache, as `run`
+/// and `reduce` accept them: true when it was one of them. `error` gets a usage problem (a
 /// missing value, a repeated option, a bad number).
 bool take_backend_arg(std::span<const std::string> args, size_t& i, BackendChoice& choice,
                       std::optional<std::string>& error);
 
-/// Usage problems of a complete choice: no backend, --device where the
-/// backend cannot use it, or a crash fault for a backend in this process.
+/// Usage problems of a complete choice: no backend, --cache-dir with
+/// --no-cache, --device where the backend cannot use it, or a crash fault for
+/// a backend in this process.
 std::optional<std::string> check_backend_choice(const BackendChoice& choice);
 
 /// The built-in backends' names from the registry, comma-separated

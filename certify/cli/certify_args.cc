@@ -120,14 +120,8 @@ std::optional<std::string> gate_read_first(const CertifyOption&, const std::stri
   return std::nullopt;
 }
 
-std::optional<std::string> set_no_cache(const CertifyOption&, const std::string&,
-                                        CertifyArgs& out) {
-  out.backend.no_cache = true;
-  return std::nullopt;
-}
-
-std::optional<std::string> set_in_process(const CertifyOption& option, const std::string&,
-                                          CertifyArgs& out) {
+std::optional<std::string> set_backend_switch(const CertifyOption& option, const std::string&,
+                                              CertifyArgs& out) {
   std::optional<std::string> error;
   take_backend_switch(std::string(option.flag), out.backend, error);
   return error;
@@ -168,8 +162,8 @@ constexpr std::array<RowSetter, certify::kCertifyOptions.size()> kSetters = {{
     {"--shard-times", set_shard_or_baseline},
     {"--inject-faults", set_backend_choice},
     {"--cache-dir", set_backend_choice},
-    {"--no-cache", set_no_cache},
-    {"--in-process", set_in_process},
+    {"--no-cache", set_backend_switch},
+    {"--in-process", set_backend_switch},
     {"--quiet", set_quiet},
     {"--dry-run", set_dry_run},
 }};
@@ -252,9 +246,6 @@ std::optional<std::string> resolve(CertifyArgs& out) {
     out.device_list.reset();
   }
   if (auto problem = check_backend_choice(out.backend)) return problem;
-  if (out.backend.no_cache && out.backend.cache_dir) {
-    return "--cache-dir and --no-cache contradict each other; give one";
-  }
   out.run.backend = out.backend.backend;
   if (out.run.out_dir.empty()) out.run.out_dir = default_out_dir(out.run.backend);
   return std::nullopt;

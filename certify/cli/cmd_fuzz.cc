@@ -21,7 +21,8 @@ namespace {
 
 constexpr std::string_view kFuzzUsage =
     "vyre-certify fuzz --backend NAME [--device D] [--seconds N] [--programs N] [--seed S]\n"
-    "                    [--out DIR] [--jobs N] [--timeout-ms MS] [--in-process] [--quiet]\n"
+    "                    [--out DIR] [--jobs N] [--timeout-ms MS] [--cache-dir DIR|--no-cache]\n"
+    "                    [--in-process] [--quiet]\n"
     "  Runs random programs (L5's, from --seed on) and their metamorphic variants on the\n"
     "  backend against the reference until N seconds have passed, or N programs have run\n"
     "  (--programs: the seed's programs 0 to N-1, whatever the speed). Each failure is reduced\n"
@@ -94,8 +95,9 @@ std::optional<std::string> parse_fuzz_args(std::span<const std::string> args, Fu
       if (error) return error;
       continue;
     }
-    constexpr std::string_view kValued[] = {"--backend", "--device", "--seconds", "--programs",
-                                            "--seed",    "--out",    "--jobs",    "--timeout-ms"};
+    constexpr std::string_view kValued[] = {"--backend",  "--device",     "--seconds",
+                                            "--programs", "--seed",       "--out",
+                                            "--jobs",     "--timeout-ms", "--cache-dir"};
     if (std::find(std::begin(kValued), std::end(kValued), flag) == std::end(kValued)) {
       return "unknown option `" + flag + "`";
     }

@@ -27,6 +27,7 @@ namespace {
 const std::string kReduceUsage =
     "vyre-certify reduce CASE.vyre --backend NAME [--device D] [--timeout-ms MS]\n"
     "                    [--checks N] [--seconds S] [--runs N] [-o OUT] [--in-process]\n"
+    "                    [--cache-dir DIR|--no-cache]\n"
     "  Shrinks a case that fails on the backend (a repro of a certification or fuzz failure,\n"
     "  or your own) while it stays valid, conforming on the reference and shows the same\n"
     "  symptom (verdict, and the same differing output buffers or the same error), and\n"

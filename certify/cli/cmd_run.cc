@@ -39,6 +39,7 @@ const std::string kRunUsage =
     "vyre-certify run CASE.vyre... [--backend NAME] [--device D] [--timeout-ms MS]\n"
     "                    [--schedule canonical|reversed|random:SEED] [--strict-oob] "
     "[--in-process]\n"
+    "                    [--cache-dir DIR|--no-cache]\n"
     "  NAME is reference (the default), another built-in backend (" +
     built_in_backend_list(kReference) +
     ") or a plugin path. vulkan and opencl run in a child process (a driver crash is\n"

@@ -23,6 +23,11 @@ run_cli(2 out err fuzz --backend reference --seconds 1 --out ${OUT_DIR}/a-file/s
 expect_contains("${err}" "cannot create output folder" "an unwritable --out")
 run_cli(2 out err fuzz --backend reference --seconds 1 --seconds 2)
 expect_contains("${err}" "given twice" "a repeated option")
+# The driver cache's options, as a certification takes them.
+run_cli(2 out err fuzz --backend reference --no-cache --cache-dir ${OUT_DIR}/c --out ${OUT_DIR}/unused)
+expect_contains("${err}" "--cache-dir and --no-cache contradict each other" "fuzz's cache options")
+run_cli(2 out err fuzz --backend reference --no-cache --no-cache --out ${OUT_DIR}/unused)
+expect_contains("${err}" "--no-cache given twice" "a repeated --no-cache")
 foreach(bad 0 -1 abc 1x 65 99999999999)
   run_cli(2 out err fuzz --backend reference --jobs ${bad} --out ${OUT_DIR}/unused)
   expect_contains("${err}" "--jobs takes a whole number of workers from 1 to 64, not `${bad}`"
