@@ -21,19 +21,6 @@ std::string grid_label(const Grid& grid) {
 
 }  // namespace
 
-void add_driver_cache(std::optional<DriverCacheUse>& total,
-                      const std::optional<DriverCacheUse>& part) {
-  if (!part) return;
-  if (!total) {
-    total = part;
-    return;
-  }
-  total->hits += part->hits;
-  total->misses += part->misses;
-  total->rejected += part->rejected;
-  total->stored += part->stored;
-}
-
 void ReleaseQueue::push(uint64_t id) {
   std::lock_guard lock(mutex_);
   ids_.push_back(id);
@@ -108,7 +95,6 @@ std::optional<CallFailure> IsolatedBackend::try_start() {
       options_, hello);
   if (auto* failure = std::get_if<CallFailure>(&started)) return *failure;
   child_ = std::move(std::get<std::unique_ptr<ChildConnection>>(started));
-  ++children_started_;
   if (!started_once_) {
     started_once_ = true;
     name_ = hello.name;
@@ -383,37 +369,17 @@ HostedRunsOutcome IsolatedBackend::run_hosted(const HostedWork& work,
 
 std::optional<DriverCacheUse> IsolatedBackend::driver_cache() const {
   std::shared_ptr<ChildConnection> child;
-  uint64_t started = 0;
   {
     std::lock_guard lock(mutex_);
     child = child_;
-    started = children_started_;
   }
-  std::optional<std::optional<DriverCacheUse>> answer;
-  if (child && child->alive()) {
-    const uint64_t call = child->next_call();
-    // A failure (the child died, or did not answer in time and was killed)
-    // leaves what was obtained before.
-    auto reply = exchange<DriverCacheReplyMessage>(
-        *child, call, encode(DriverCacheMessage{call}), "the query of the driver cache's counts",
-        options_.call_timeout, decode_driver_cache_reply);
-    if (auto* answered = std::get_if<DriverCacheReplyMessage>(&reply)) {
-      answer = std::move(answered->cache);
-    }
-  }
-  std::lock_guard lock(cache_mutex_);
-  // An answer from an older child than the last that answered (a query
-  // racing a replacement) would count that one twice: it is dropped.
-  if (answer && started >= cache_child_) {
-    if (started != cache_child_) add_driver_cache(replaced_cache_, child_cache_);
-    cache_child_ = started;
-    child_cache_ = std::move(*answer);
-  }
-  std::optional<DriverCacheUse> total = child_cache_;
-  if (!total) return replaced_cache_;
-  // The running child's dir and what first (the same in every child).
-  add_driver_cache(total, replaced_cache_);
-  return total;
+  if (!child || !child->alive()) return std::nullopt;
+  const uint64_t call = child->next_call();
+  auto reply = exchange<DriverCacheReplyMessage>(*child, call, encode(DriverCacheMessage{call}),
+                                                 "the query of the driver cache's counts",
+                                                 options_.call_timeout, decode_driver_cache_reply);
+  if (auto* answered = std::get_if<DriverCacheReplyMessage>(&reply)) return answered->cache;
+  return std::nullopt;
 }
 
 }  // namespace vyre::isolation

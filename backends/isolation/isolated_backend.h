@@ -18,11 +18,6 @@
 
 namespace vyre::isolation {
 
-/// Adds `part`'s counts to `total` (which takes part's dir and what when it
-/// holds none yet); a nullopt part adds nothing.
-void add_driver_cache(std::optional<DriverCacheUse>& total,
-                      const std::optional<DriverCacheUse>& part);
-
 /// Program ids the parent let go of, sent to the child before the next call.
 class ReleaseQueue {
  public:
@@ -91,13 +86,11 @@ class IsolatedBackend final : public Backend {
   /// one that holds it. Its progress reports bound each backend call it
   /// makes (twice call_timeout, as a dispatch), not the whole work.
   HostedRunsOutcome run_hosted(const HostedWork& work, const HostedRunsOptions& options) override;
-  /// The running child's backend's driver_cache() (asked with a call
-  /// timeout), plus the counts last obtained from each child it replaced.
-  /// Not counted: what a replaced child did after its last answer (a
-  /// crash, or a Timeout or DeviceLost that retired it, loses that), and a
-  /// child that never answered. Starts no child: with none running (or
-  /// when the query fails) it returns what it obtained before. nullopt
-  /// when no child ever reported a cache.
+  /// The running child's backend's driver_cache(), asked with a call
+  /// timeout. A child replaced after a crash, a timeout or a lost device
+  /// took its counts with it (the certifier asks once, at the end), so they
+  /// are the current process's. Starts no child: nullopt with none running,
+  /// when the query fails, or when the backend keeps no cache.
   std::optional<DriverCacheUse> driver_cache() const override;
 
  private:
@@ -135,7 +128,6 @@ class IsolatedBackend final : public Backend {
   IsolationOptions options_;
   mutable std::mutex mutex_;
   std::shared_ptr<ChildConnection> child_;
-  uint64_t children_started_ = 0;  ///< child_ is the children_started_-th.
   bool started_once_ = false;
   std::string name_;
   Capabilities capabilities_;
@@ -146,13 +138,6 @@ class IsolatedBackend final : public Backend {
   std::optional<CallFailure> start_failure_;
   uint32_t failed_starts_ = 0;  ///< In a row; reset by a successful start.
   std::shared_ptr<ReleaseQueue> releases_ = std::make_shared<ReleaseQueue>();
-  /// driver_cache()'s memory: the sum of the counts last obtained from
-  /// children since replaced, and the last answer of the newest child that
-  /// answered (the cache_child_-th started).
-  mutable std::mutex cache_mutex_;
-  mutable std::optional<DriverCacheUse> replaced_cache_;
-  mutable std::optional<DriverCacheUse> child_cache_;
-  mutable uint64_t cache_child_ = 0;
 };
 
 }  // namespace vyre::isolation

@@ -84,6 +84,25 @@ HostedRunsOutcome SpreadBackend::run_hosted(const HostedWork& work,
   return members_[work.id() % members_.size()]->run_hosted(work, options);
 }
 
+namespace {
+
+/// Adds `part`'s counts to `total`, which takes part's dir and what when it
+/// holds none yet; a nullopt part adds nothing.
+void add_driver_cache(std::optional<DriverCacheUse>& total,
+                      const std::optional<DriverCacheUse>& part) {
+  if (!part) return;
+  if (!total) {
+    total = part;
+    return;
+  }
+  total->hits += part->hits;
+  total->misses += part->misses;
+  total->rejected += part->rejected;
+  total->stored += part->stored;
+}
+
+}  // namespace
+
 std::optional<DriverCacheUse> SpreadBackend::driver_cache() const {
   std::optional<DriverCacheUse> total;
   for (const auto& member : members_) add_driver_cache(total, member->driver_cache());
