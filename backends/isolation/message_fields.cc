@@ -170,9 +170,6 @@ Capabilities get_capabilities(WireReader& r) {
   return c;
 }
 
-/// Number of Encoding values; codes at or past it are malformed.
-constexpr uint32_t kEncodingCount = static_cast<uint32_t>(Encoding::ClOptDisable) + 1;
-
 void put_encoding(WireWriter& w, Encoding e) {
   w.u8(static_cast<uint8_t>(e));
 }

@@ -33,6 +33,8 @@ std::optional<double> get_device_ms(WireReader& r);
 void put_batch_outcome(WireWriter& w, const BatchOutcome& b);
 BatchOutcome get_batch_outcome(WireReader& r);
 
+/// Number of Encoding values; codes at or past it are malformed.
+inline constexpr uint32_t kEncodingCount = static_cast<uint32_t>(Encoding::ClOptDisable) + 1;
 void put_encoding(WireWriter& w, Encoding e);
 Encoding get_encoding(WireReader& r);
 
