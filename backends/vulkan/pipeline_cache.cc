@@ -79,6 +79,7 @@ PipelineCache::PipelineCache(std::shared_ptr<const VulkanDevice> device, size_t 
   }
   // Optional: without a cache every build compiles from scratch, as before.
   if (vk.vkCreatePipelineCache(device_->device(), &info, nullptr, &driver_cache_) == VK_SUCCESS) {
+    loaded_bytes_ = info.initialDataSize;
     return;
   }
   driver_cache_ = VK_NULL_HANDLE;
@@ -95,9 +96,14 @@ PipelineCache::~PipelineCache() {
   if (device_->abandoned() || driver_cache_ == VK_NULL_HANDLE) return;
   const VulkanApi& vk = device_->api();
   if (disk_ && built_any_) {
+    // Data of the size loaded holds nothing new (a warm run's pipelines all
+    // came from it), and fetching and storing it again copies every
+    // pipeline's binary at each close on NVIDIA, whose data holds them all.
+    // A driver that rewrote its data at the same size only misses the
+    // rewrite; the entry loaded stays as it was.
     size_t size = 0;
     if (vk.vkGetPipelineCacheData(device_->device(), driver_cache_, &size, nullptr) == VK_SUCCESS &&
-        size != 0) {
+        size != 0 && size != loaded_bytes_) {
       std::vector<uint8_t> data(size);
       if (vk.vkGetPipelineCacheData(device_->device(), driver_cache_, &size, data.data()) ==
           VK_SUCCESS) {

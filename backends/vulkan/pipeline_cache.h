@@ -105,6 +105,8 @@ class PipelineCache {
   std::shared_ptr<DiskCache> disk_;
   std::string disk_key_;
   std::atomic<bool> built_any_{false};
+  /// Bytes of cache data the driver took at creation (0 when none).
+  size_t loaded_bytes_ = 0;
   std::mutex mutex_;  ///< Guards entries_ and clock_; builds run outside it.
   std::map<uint64_t, Entry> entries_;
   uint64_t clock_ = 0;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cctype>
 #include <chrono>
@@ -571,9 +572,18 @@ TEST(VulkanDiskCache, TheDriverCacheIsStoredAtCloseAndLoadedByTheNextBackend) {
   size_t entries = 0;
   for (const auto& e : fs::directory_iterator(dir)) entries += e.path().extension() == ".entry";
   EXPECT_EQ(entries, 1u) << "the closed backend stored its driver cache";
+  const auto entry_inode = [&] {
+    struct stat st {};
+    for (const auto& e : fs::directory_iterator(dir)) ::stat(e.path().c_str(), &st);
+    return st.st_ino;
+  };
+  const ino_t stored_inode = entry_inode();
   const DriverCacheUse second = run_once();
   EXPECT_EQ(second.hits, 1u);
   EXPECT_EQ(second.rejected, 0u);
+  // Its pipeline came from the loaded data, so nothing new was stored: a
+  // store writes a new file and renames it over the entry.
+  EXPECT_EQ(entry_inode(), stored_inode) << "a warm run rewrote the driver cache";
   // A corrupt entry is refused, and the run goes on with an empty cache.
   for (const auto& e : fs::directory_iterator(dir)) fs::resize_file(e.path(), 40);
   const DriverCacheUse third = run_once();
