@@ -9,27 +9,12 @@
 #include <fstream>
 #include <thread>
 
+#include "backends/temp_dir_for_tests.h"
+
 namespace vyre {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// A fresh folder under the test's temporary directory, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "vyre-disk-cache-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 std::vector<uint8_t> bytes_of(std::string_view text) {
   return {text.begin(), text.end()};

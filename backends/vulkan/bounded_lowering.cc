@@ -40,10 +40,11 @@ struct LoweringJob {
 
 std::optional<Result<LoweredProgram>> lower_within(const Program& program,
                                                    uint32_t loop_iteration_budget,
-                                                   std::chrono::milliseconds limit) {
+                                                   std::chrono::milliseconds limit,
+                                                   std::shared_ptr<SpirvCache> cache) {
   auto job = std::make_shared<LoweringJob>();
-  std::thread([job, program, loop_iteration_budget] {
-    Result<LoweredProgram> lowered = lower_program(program, loop_iteration_budget);
+  std::thread([job, program, loop_iteration_budget, cache = std::move(cache)] {
+    Result<LoweredProgram> lowered = lower_program(program, loop_iteration_budget, cache.get());
     std::lock_guard lock(job->mutex);
     if (job->abandoned) {
       abandoned_running.fetch_sub(1);

@@ -122,9 +122,17 @@ Result<SpirvWords> optimize_spirv(std::span<const uint32_t> words, SpirvRecipe r
   } else {
     optimizer.RegisterSizePasses();
   }
+  // The input is the lowering's module, which the validator already
+  // accepted; what the driver receives is the output, so that is validated.
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
   SpirvWords out;
-  if (!optimizer.Run(words.data(), words.size(), &out)) {
+  if (!optimizer.Run(words.data(), words.size(), &out, options)) {
     return Error{std::string(name_of(recipe)) + " failed on the module: " + log};
+  }
+  if (Result<Ok> valid = validate_spirv(out); !valid.ok()) {
+    return Error{std::string(name_of(recipe)) +
+                 " produced an invalid module: " + valid.error().message};
   }
   return out;
 }

@@ -31,8 +31,9 @@ std::string_view name_of(SpirvRecipe recipe);
 
 /// The module after the optimizer's `recipe` (another legal encoding of the
 /// same program, as a driver's own compiler would receive from an optimising
-/// front end). The optimizer validates its input and output; errors carry its
-/// messages.
+/// front end). `words` must be a module the validator accepted (the
+/// lowering's); the output is validated. Errors carry the optimizer's or the
+/// validator's messages.
 Result<SpirvWords> optimize_spirv(std::span<const uint32_t> words, SpirvRecipe recipe);
 
 /// SPIRV-Tools disassembly, one instruction per line with friendly names.

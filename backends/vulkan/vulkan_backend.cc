@@ -103,6 +103,9 @@ struct VulkanBackend::State {
   /// The driver cache's data between runs; null without BackendOptions::cache_dir.
   std::shared_ptr<DiskCache> disk;
   std::shared_ptr<std::atomic<uint64_t>> disk_refused = std::make_shared<std::atomic<uint64_t>>(0);
+  /// The lowering's modules between runs (spirv_cache.h); null without
+  /// BackendOptions::cache_dir.
+  std::shared_ptr<SpirvCache> spirv;
 
   ~State() {
     current.reset();
@@ -176,6 +179,7 @@ VulkanBackend::VulkanBackend(BackendOptions options) : state_(std::make_unique<S
   state_->options = std::move(options);
   if (!state_->options.cache_dir.empty()) {
     state_->disk = std::make_shared<DiskCache>(state_->options.cache_dir);
+    state_->spirv = std::make_shared<SpirvCache>(state_->options.cache_dir);
   }
 }
 
@@ -224,7 +228,8 @@ CompileOutcome VulkanBackend::compile(const Program& program) {
     return {Status::Error, warm.error().message, nullptr};
   }
   const std::chrono::milliseconds limit = state_->options.fence_timeout;
-  std::optional<Result<LoweredProgram>> lowered = lower_within(program, budget, limit);
+  std::optional<Result<LoweredProgram>> lowered =
+      lower_within(program, budget, limit, state_->spirv);
   if (!lowered) {
     return {Status::Timeout,
             "lowering the program to SPIR-V took longer than " + std::to_string(limit.count()) +
@@ -252,7 +257,10 @@ CompileOutcome VulkanBackend::compile_encoded(const Program& program, Encoding e
   const auto& lowered = static_cast<const VulkanProgram&>(*emitted.program).lowered();
   const SpirvRecipe recipe =
       encoding == Encoding::SpirvOptPerformance ? SpirvRecipe::Performance : SpirvRecipe::Size;
-  Result<SpirvWords> optimized = optimize_spirv(lowered.spirv, recipe);
+  const auto optimize = [&] { return optimize_spirv(lowered.spirv, recipe); };
+  Result<SpirvWords> optimized =
+      state_->spirv ? state_->spirv->get(name_of(recipe), bytes_of(lowered.spirv), optimize)
+                    : optimize();
   if (!optimized.ok()) {
     // The optimizer refusing a module the validator accepted is the
     // encoding's failure to compile, named as such.
