@@ -16,19 +16,23 @@ std::string build_id_of(const dl_phdr_info& info) {
     if (segment.p_type != PT_NOTE) continue;
     const auto* at = reinterpret_cast<const uint8_t*>(info.dlpi_addr + segment.p_vaddr);
     const uint8_t* end = at + segment.p_memsz;
-    // Notes are 4-byte aligned: a header, the name, then the description.
-    const auto aligned = [](size_t n) { return (n + 3) & ~size_t{3}; };
+    // A note is a 12-byte header, the name, then the description; the
+    // description and the next note start at the segment's alignment (4, or
+    // 8 for a segment of 8-byte notes such as .note.gnu.property).
+    const size_t align = segment.p_align == 8 ? 8 : 4;
+    const auto aligned = [align](size_t n) { return (n + align - 1) & ~(align - 1); };
     while (static_cast<size_t>(end - at) >= sizeof(ElfW(Nhdr))) {
       ElfW(Nhdr) note;
       std::memcpy(&note, at, sizeof note);
+      const size_t desc_at = aligned(sizeof note + note.n_namesz);
+      const size_t next_at = aligned(desc_at + note.n_descsz);
+      if (next_at > static_cast<size_t>(end - at) || desc_at + note.n_descsz > next_at) break;
       const uint8_t* name = at + sizeof note;
-      const uint8_t* desc = name + aligned(note.n_namesz);
-      if (desc > end || static_cast<size_t>(end - desc) < note.n_descsz) break;
       if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
           std::memcmp(name, "GNU", 4) == 0) {
-        return std::string(reinterpret_cast<const char*>(desc), note.n_descsz);
+        return std::string(reinterpret_cast<const char*>(at + desc_at), note.n_descsz);
       }
-      at = desc + aligned(note.n_descsz);
+      at += next_at;
     }
   }
   return {};
