@@ -26,7 +26,7 @@ std::string build_id_of(const dl_phdr_info& info) {
       std::memcpy(&note, at, sizeof note);
       const size_t desc_at = aligned(sizeof note + note.n_namesz);
       const size_t next_at = aligned(desc_at + note.n_descsz);
-      if (next_at > static_cast<size_t>(end - at) || desc_at + note.n_descsz > next_at) break;
+      if (next_at > static_cast<size_t>(end - at)) break;
       const uint8_t* name = at + sizeof note;
       if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
           std::memcmp(name, "GNU", 4) == 0) {

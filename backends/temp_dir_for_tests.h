@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -14,7 +15,10 @@ class TempDir {
   TempDir() {
     std::string pattern =
         (std::filesystem::temp_directory_path() / "vyre-test-dir-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw std::runtime_error("mkdtemp(" + pattern + ") failed");  // The test fails, naming it.
+    }
+    path_ = pattern;
   }
   ~TempDir() {
     std::error_code ec;

@@ -1,6 +1,8 @@
 // Program -> GLSL -> SPIR-V -> validated SPIR-V.
 #include "backends/vulkan/lowering.h"
 
+#include <span>
+
 #include "backends/clike/int_limits.h"
 #include "backends/clike/lowering_refusal.h"
 #include "backends/vulkan/glsl_emitter.h"
@@ -34,7 +36,8 @@ Result<LoweredProgram> lower_program(const Program& program, uint32_t loop_itera
   lowered.glsl = std::move(glsl->source);
   lowered.iface = std::move(glsl->iface);
   const auto make = [&] { return validated_module(lowered.glsl); };
-  Result<SpirvWords> spirv = cache ? cache->get("glsl", bytes_of(lowered.glsl), make) : make();
+  Result<SpirvWords> spirv =
+      cache ? cache->get("glsl", std::as_bytes(std::span(lowered.glsl)), make) : make();
   if (!spirv.ok()) return spirv.error();
   lowered.spirv = std::move(*spirv);
   return lowered;

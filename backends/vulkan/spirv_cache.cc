@@ -12,18 +12,10 @@ constexpr uint32_t kSpirvMagic = 0x07230203;
 
 }  // namespace
 
-std::span<const uint8_t> bytes_of(std::string_view text) {
-  return {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
-}
-
-std::span<const uint8_t> bytes_of(std::span<const uint32_t> words) {
-  return {reinterpret_cast<const uint8_t*>(words.data()), words.size_bytes()};
-}
-
 SpirvCache::SpirvCache(const std::filesystem::path& dir)
     : build_(executable_build_id()), disk_(dir / "spirv", kSpirvCacheBytes) {}
 
-Result<SpirvWords> SpirvCache::get(std::string_view step, std::span<const uint8_t> input,
+Result<SpirvWords> SpirvCache::get(std::string_view step, std::span<const std::byte> input,
                                    const std::function<Result<SpirvWords>()>& make) {
   if (build_.empty()) return make();
   // The key holds the input itself: DiskCache names the entry by its digest
@@ -37,7 +29,10 @@ Result<SpirvWords> SpirvCache::get(std::string_view step, std::span<const uint8_
     if (words[0] == kSpirvMagic) return words;
   }
   Result<SpirvWords> made = make();
-  if (made.ok()) disk_.store(key, bytes_of(*made));
+  if (made.ok()) {
+    disk_.store(key,
+                {reinterpret_cast<const uint8_t*>(made->data()), made->size() * sizeof(uint32_t)});
+  }
   return made;
 }
 

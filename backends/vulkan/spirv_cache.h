@@ -10,6 +10,7 @@
 // driver's cache that report.json counts.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -22,8 +23,8 @@
 
 namespace vyre::vulkan {
 
-/// Bytes the SPIR-V folder may hold (a default run stores about 2,700
-/// modules of a few KiB).
+/// Bytes the SPIR-V folder may hold (a default run stored 32 MB on the
+/// H200, 17 MB for 600 L5 cases on lavapipe).
 inline constexpr uint64_t kSpirvCacheBytes = uint64_t{256} << 20;
 
 class SpirvCache {
@@ -34,7 +35,7 @@ class SpirvCache {
   /// The module stored under (`step`, `input`) by an earlier call of this
   /// build, else make()'s result, stored when it is a module. `step` names
   /// what make() does with `input` ("glsl", "spirv-opt -O", ...).
-  Result<SpirvWords> get(std::string_view step, std::span<const uint8_t> input,
+  Result<SpirvWords> get(std::string_view step, std::span<const std::byte> input,
                          const std::function<Result<SpirvWords>()>& make);
 
   /// What the folder did so far.
@@ -44,10 +45,5 @@ class SpirvCache {
   std::string build_;
   DiskCache disk_;
 };
-
-/// `text`'s bytes, as SpirvCache::get takes its input.
-std::span<const uint8_t> bytes_of(std::string_view text);
-/// `words`' bytes, as SpirvCache::get takes its input.
-std::span<const uint8_t> bytes_of(std::span<const uint32_t> words);
 
 }  // namespace vyre::vulkan

@@ -24,6 +24,11 @@ using namespace vyre::build;
 
 constexpr uint32_t kMagic = 0x07230203u;
 
+/// `s`'s bytes, as SpirvCache::get takes its input.
+std::span<const std::byte> text(std::string_view s) {
+  return std::as_bytes(std::span(s));
+}
+
 /// A make() that counts its calls and returns `words`.
 struct CountingMake {
   SpirvWords words;
@@ -43,6 +48,7 @@ std::string build_id_from_file() {
   Elf64_Ehdr header;
   if (elf.size() < sizeof header) return {};
   std::memcpy(&header, elf.data(), sizeof header);
+  if (header.e_shoff + size_t{header.e_shnum} * sizeof(Elf64_Shdr) > elf.size()) return {};
   const auto section = [&](size_t i) {
     Elf64_Shdr s;
     std::memcpy(&s, elf.data() + header.e_shoff + i * sizeof s, sizeof s);
@@ -76,10 +82,10 @@ TEST(SpirvCache, AModuleMadeOnceIsFoundByTheNextCacheOnTheSameFolder) {
   TempDir dir;
   CountingMake make{{kMagic, 0x00010300u, 7, 8}};
   const auto call = [&] { return std::ref(make)(); };
-  EXPECT_EQ(*SpirvCache(dir.path()).get("glsl", bytes_of("void main() {}"), call), make.words);
+  EXPECT_EQ(*SpirvCache(dir.path()).get("glsl", text("void main() {}"), call), make.words);
   EXPECT_EQ(make.calls, 1);
   SpirvCache next(dir.path());
-  Result<SpirvWords> found = next.get("glsl", bytes_of("void main() {}"), call);
+  Result<SpirvWords> found = next.get("glsl", text("void main() {}"), call);
   ASSERT_TRUE(found.ok());
   EXPECT_EQ(*found, make.words);
   EXPECT_EQ(make.calls, 1) << "the stored module was made again";
@@ -91,11 +97,11 @@ TEST(SpirvCache, AnotherInputOrStepIsMadeAfresh) {
   SpirvCache cache(dir.path());
   CountingMake make{{kMagic, 1}};
   const auto call = [&] { return std::ref(make)(); };
-  ASSERT_TRUE(cache.get("glsl", bytes_of("a"), call).ok());
-  ASSERT_TRUE(cache.get("glsl", bytes_of("b"), call).ok());
-  ASSERT_TRUE(cache.get("spirv-opt -O", bytes_of("a"), call).ok());
+  ASSERT_TRUE(cache.get("glsl", text("a"), call).ok());
+  ASSERT_TRUE(cache.get("glsl", text("b"), call).ok());
+  ASSERT_TRUE(cache.get("spirv-opt -O", text("a"), call).ok());
   EXPECT_EQ(make.calls, 3);
-  ASSERT_TRUE(cache.get("glsl", bytes_of("a"), call).ok());
+  ASSERT_TRUE(cache.get("glsl", text("a"), call).ok());
   EXPECT_EQ(make.calls, 3);
 }
 
@@ -107,8 +113,8 @@ TEST(SpirvCache, AnErrorIsNeverStored) {
     ++calls;
     return Error{"glslang rejected the GLSL"};
   };
-  EXPECT_FALSE(cache.get("glsl", bytes_of("x"), failing).ok());
-  EXPECT_FALSE(cache.get("glsl", bytes_of("x"), failing).ok());
+  EXPECT_FALSE(cache.get("glsl", text("x"), failing).ok());
+  EXPECT_FALSE(cache.get("glsl", text("x"), failing).ok());
   EXPECT_EQ(calls, 2);
 }
 
@@ -117,8 +123,8 @@ TEST(SpirvCache, StoredBytesThatAreNoModuleAreMadeAgain) {
   SpirvCache cache(dir.path());
   CountingMake make{{1, 2, 3}};  // No SPIR-V magic number.
   const auto call = [&] { return std::ref(make)(); };
-  ASSERT_TRUE(cache.get("glsl", bytes_of("x"), call).ok());
-  ASSERT_TRUE(cache.get("glsl", bytes_of("x"), call).ok());
+  ASSERT_TRUE(cache.get("glsl", text("x"), call).ok());
+  ASSERT_TRUE(cache.get("glsl", text("x"), call).ok());
   EXPECT_EQ(make.calls, 2);
 }
 

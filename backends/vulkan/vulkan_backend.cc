@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 #include <variant>
 #include <vector>
@@ -259,8 +260,9 @@ CompileOutcome VulkanBackend::compile_encoded(const Program& program, Encoding e
       encoding == Encoding::SpirvOptPerformance ? SpirvRecipe::Performance : SpirvRecipe::Size;
   const auto optimize = [&] { return optimize_spirv(lowered.spirv, recipe); };
   Result<SpirvWords> optimized =
-      state_->spirv ? state_->spirv->get(name_of(recipe), bytes_of(lowered.spirv), optimize)
-                    : optimize();
+      state_->spirv
+          ? state_->spirv->get(name_of(recipe), std::as_bytes(std::span(lowered.spirv)), optimize)
+          : optimize();
   if (!optimized.ok()) {
     // The optimizer refusing a module the validator accepted is the
     // encoding's failure to compile, named as such.
