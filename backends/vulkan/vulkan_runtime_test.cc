@@ -2,12 +2,8 @@
 // device selection, host ABI errors, the staging path and module validation.
 #include <gtest/gtest.h>
 
-#include <stdlib.h>
-#include <sys/stat.h>
-
 #include <cctype>
 #include <chrono>
-#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -545,59 +541,6 @@ TEST(VulkanRuntime, ProbeReportsTheDeviceLimits) {
   EXPECT_GE(caps.max_uniform_buffer_bytes, 16384u);
   EXPECT_GE(caps.max_workgroup_memory_bytes, 16384u);
   EXPECT_GT(caps.preferred_workgroup_size, 0u);
-}
-
-TEST(VulkanDiskCache, TheDriverCacheIsStoredAtCloseAndLoadedByTheNextBackend) {
-  namespace fs = std::filesystem;
-  std::string dir = (fs::temp_directory_path() / "vyre-vk-disk-cache-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
-  BackendOptions options;
-  options.cache_dir = dir;
-  const Program p{{storage("out", 0, BufferAccess::ReadWrite)},
-                  {4, 1, 1},
-                  {store("out", invocation_id(0), add(invocation_id(0), u32(40)))}};
-  const auto run_once = [&]() -> DriverCacheUse {
-    VulkanBackend backend{options};
-    CompileOutcome compiled = backend.compile(p);
-    EXPECT_EQ(compiled.status, Status::Ok) << compiled.message;
-    if (!compiled.program) return {};
-    DispatchOutcome out = backend.dispatch(*compiled.program, {{"out", repeat(0, 4)}}, {});
-    EXPECT_EQ(out.status, Status::Ok) << out.message;
-    EXPECT_EQ(out.outputs.at("out"), words({40, 41, 42, 43}));
-    return backend.driver_cache().value_or(DriverCacheUse{});
-  };
-  const DriverCacheUse first = run_once();
-  EXPECT_EQ(first.dir, dir);
-  EXPECT_EQ(first.hits, 0u);
-  // The driver cache's entries: the folder's own files (the lowering's
-  // SPIR-V has a subfolder, spirv/).
-  const auto entries = [&] {
-    std::vector<fs::path> found;
-    for (const auto& e : fs::directory_iterator(dir)) {
-      if (e.path().extension() == ".entry") found.push_back(e.path());
-    }
-    return found;
-  };
-  ASSERT_EQ(entries().size(), 1u) << "the closed backend stored its driver cache";
-  const auto entry_inode = [&] {
-    struct stat st {};
-    ::stat(entries().at(0).c_str(), &st);
-    return st.st_ino;
-  };
-  const ino_t stored_inode = entry_inode();
-  const DriverCacheUse second = run_once();
-  EXPECT_EQ(second.hits, 1u);
-  EXPECT_EQ(second.rejected, 0u);
-  // Its pipeline came from the loaded data, so nothing new was stored: a
-  // store writes a new file and renames it over the entry.
-  EXPECT_EQ(entry_inode(), stored_inode) << "a warm run rewrote the driver cache";
-  // A corrupt entry is refused, and the run goes on with an empty cache.
-  fs::resize_file(entries().at(0), 40);
-  const DriverCacheUse third = run_once();
-  EXPECT_EQ(third.hits, 0u);
-  EXPECT_EQ(third.rejected, 1u);
-  std::error_code ec;
-  fs::remove_all(dir, ec);
 }
 
 }  // namespace
