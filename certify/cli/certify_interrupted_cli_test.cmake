@@ -8,9 +8,11 @@
 # announced its cases. TERM_TWICE sends SIGTERM twice, 0.2 s apart, as GNU
 # `timeout` does (to the run, then to its process group): that is one
 # interruption, not the "signal again" that stops at once. TERM_AGAIN sends
-# the second SIGTERM four seconds later, while a case still hangs (10 s
-# timeouts): the process ends at once by SIGTERM's default action, with no
-# report.
+# the first SIGTERM 3 s after the announcement, so that a case is surely
+# hanging (sent at once, on a loaded machine it came before the first case
+# started, and the run ended at once with nothing to wait for), and the
+# second four seconds later, while that case still hangs (30 s timeouts): the
+# process ends at once by SIGTERM's default action, with no report.
 # CTest runs it as: cmake -DCLI=... -DOUT_DIR=... -P this.
 
 include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
@@ -20,7 +22,7 @@ foreach(mode INT TERM TERM_TWICE TERM_AGAIN)
   set(dir ${OUT_DIR}/${mode})
   set(timeout_ms 200)
   if(mode STREQUAL "TERM_AGAIN")
-    set(timeout_ms 10000)
+    set(timeout_ms 30000)
   endif()
   file(REMOVE_RECURSE ${dir})
   file(MAKE_DIRECTORY ${dir})
@@ -35,6 +37,7 @@ tries=0
 until grep -q "cases on" "$1/stderr"; do
   tries=$((tries + 1)); [ $tries -gt 600 ] && break; sleep 0.1
 done
+if [ "$3" = TERM_AGAIN ]; then sleep 3; fi
 kill -$2 $pid
 if [ "$3" = TERM_TWICE ]; then sleep 0.2; kill -$2 $pid; fi
 if [ "$3" = TERM_AGAIN ]; then sleep 4; kill -$2 $pid; fi
