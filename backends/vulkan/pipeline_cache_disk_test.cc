@@ -52,7 +52,7 @@ TEST(VulkanDiskCache, TheDriverCacheIsStoredAtCloseAndLoadedByTheNextBackend) {
   ASSERT_EQ(entries().size(), 1u) << "the closed backend stored its driver cache";
   const auto entry_inode = [&] {
     struct stat st {};
-    ::stat(entries().at(0).c_str(), &st);
+    EXPECT_EQ(::stat(entries().at(0).c_str(), &st), 0) << "the entry cannot be stat'ed";
     return st.st_ino;
   };
   const ino_t stored_inode = entry_inode();

@@ -8,11 +8,11 @@
 # announced its cases. TERM_TWICE sends SIGTERM twice, 0.2 s apart, as GNU
 # `timeout` does (to the run, then to its process group): that is one
 # interruption, not the "signal again" that stops at once. TERM_AGAIN sends
-# the first SIGTERM 3 s after the announcement, so that a case is surely
-# hanging (sent at once, on a loaded machine it came before the first case
-# started, and the run ended at once with nothing to wait for), and the
-# second four seconds later, while that case still hangs (30 s timeouts): the
-# process ends at once by SIGTERM's default action, with no report.
+# the first SIGTERM once a case hangs (sent right after the announcement, on
+# a loaded machine it came before the first case started, and the run ended
+# with nothing to wait for: such a run is tried again, waiting longer) and the
+# second while that case still hangs (30 s timeouts): the process ends at once
+# by SIGTERM's default action, with no report.
 # CTest runs it as: cmake -DCLI=... -DOUT_DIR=... -P this.
 
 include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
@@ -30,19 +30,34 @@ foreach(mode INT TERM TERM_TWICE TERM_AGAIN)
   # (at most 60 s of waiting), then the run's own exit status.
   execute_process(
     COMMAND sh -c [[
-"$0" --backend reference --level L1 --runs 2 --timeout-ms $4 --inject-faults hang@1+ \
-     --out "$1/run" --quiet 2> "$1/stderr" &
-pid=$!
-tries=0
-until grep -q "cases on" "$1/stderr"; do
-  tries=$((tries + 1)); [ $tries -gt 600 ] && break; sleep 0.1
-done
-if [ "$3" = TERM_AGAIN ]; then sleep 3; fi
-kill -$2 $pid
-if [ "$3" = TERM_TWICE ]; then sleep 0.2; kill -$2 $pid; fi
-if [ "$3" = TERM_AGAIN ]; then sleep 4; kill -$2 $pid; fi
+start() {
+  rm -rf "$1/run"
+  "$0" --backend reference --level L1 --runs 2 --timeout-ms $4 --inject-faults hang@1+ \
+       --out "$1/run" --quiet > "$1/stdout" 2> "$1/stderr" &
+  pid=$!
+  tries=0
+  until grep -q "cases on" "$1/stderr"; do
+    tries=$((tries + 1)); [ $tries -gt 600 ] && break; sleep 0.1
+  done
+}
+if [ "$3" = TERM_AGAIN ]; then
+  # A run still waiting for its hanging case after the first SIGTERM; one
+  # signalled before its first case started ends at once, so it is tried
+  # again with a longer wait (3, 10, 30 s) before that first signal.
+  for delay in 3 10 30; do
+    start "$@"; sleep $delay; kill -$2 $pid; sleep 1
+    kill -0 $pid 2>/dev/null && break
+    wait $pid; echo "no case was running $delay s after the announcement"
+  done
+  sleep 3; kill -$2 $pid
+else
+  start "$@"; kill -$2 $pid
+  if [ "$3" = TERM_TWICE ]; then sleep 0.2; kill -$2 $pid; fi
+fi
 wait $pid
-echo "exit=$?"
+status=$?
+cat "$1/stdout"
+echo "exit=$status"
 ]] ${CLI} ${dir} ${signal} ${mode} ${timeout_ms}
     OUTPUT_VARIABLE out RESULT_VARIABLE rc)
   file(READ ${dir}/stderr err)
