@@ -59,6 +59,7 @@ class FaultInjectingBackend final : public Backend {
   uint32_t concurrent_dispatches() const override { return inner_->concurrent_dispatches(); }
   uint32_t useful_processes() const override { return inner_->useful_processes(); }
   std::optional<DriverCacheUse> driver_cache() const override { return inner_->driver_cache(); }
+  bool saved_for_process_exit() override { return inner_->saved_for_process_exit(); }
 
   DispatchOutcome dispatch(const CompiledProgram& program, const BufferSet& inputs,
                            const Grid& grid) override {

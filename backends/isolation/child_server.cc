@@ -214,16 +214,22 @@ int serve_backend(const BackendFactory& factory, int requests_fd, int replies_fd
                      backend.useful_processes()};
   if (write_frame(replies_fd, encode(hello), kNoDeadline)) return kExitCannotReply;
 
-  Server server(backend, replies_fd);
-  for (;;) {
-    auto request = read_frame(requests_fd, kNoDeadline, max_message_bytes);
-    if (auto* failure = std::get_if<ChannelFailure>(&request)) {
-      return failure->kind == ChannelFailure::Kind::Closed ? 0 : kExitBrokenRequest;
+  std::optional<int> exit_status;
+  {
+    Server server(backend, replies_fd);
+    while (!exit_status) {
+      auto request = read_frame(requests_fd, kNoDeadline, max_message_bytes);
+      if (auto* failure = std::get_if<ChannelFailure>(&request)) {
+        exit_status = failure->kind == ChannelFailure::Kind::Closed ? 0 : kExitBrokenRequest;
+      } else {
+        exit_status = server.handle(std::move(std::get<Frame>(request)));
+      }
     }
-    if (auto exit_status = server.handle(std::move(std::get<Frame>(request)))) {
-      return *exit_status;
-    }
-  }
+  }  // Every call has returned.
+  // The process ends next (ChildProcess::spawn): a backend that saved what
+  // must outlive it is left to the OS, which ends the parent's wait sooner.
+  if (backend.saved_for_process_exit()) (void)made.value().release();
+  return *exit_status;
 }
 
 }  // namespace vyre::isolation

@@ -5,12 +5,20 @@
 
 #include "backends/hosted_work.h"
 #include "backends/isolation/isolated_backend.h"
+#include "spec/support/parallel_for.h"
 
 namespace vyre::isolation {
 
 SpreadBackend::SpreadBackend(std::vector<std::unique_ptr<Backend>> members)
     : members_(std::move(members)) {
   assert(!members_.empty());
+}
+
+SpreadBackend::~SpreadBackend() {
+  parallel_for(members_.size(), static_cast<unsigned>(members_.size()), [this](size_t i) {
+    members_[i].reset();
+    return true;
+  });
 }
 
 std::string SpreadBackend::name() const {

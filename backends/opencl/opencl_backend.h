@@ -88,6 +88,8 @@ class OpenClBackend final : public Backend {
   uint64_t programs_built() const;
   /// The disk cache's use; nullopt without BackendOptions::cache_dir.
   std::optional<DriverCacheUse> driver_cache() const override;
+  /// True: built kernels are stored as they are built, nothing at closing.
+  bool saved_for_process_exit() override { return true; }
   /// Contexts created so far (1 + recoveries, once one was needed).
   uint64_t contexts_created() const;
 

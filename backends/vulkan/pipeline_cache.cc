@@ -94,8 +94,14 @@ PipelineCache::PipelineCache(std::shared_ptr<const VulkanDevice> device, size_t 
 
 PipelineCache::~PipelineCache() {
   if (device_->abandoned() || driver_cache_ == VK_NULL_HANDLE) return;
+  save();
+  device_->api().vkDestroyPipelineCache(device_->device(), driver_cache_, nullptr);
+}
+
+void PipelineCache::save() {
+  if (device_->abandoned() || driver_cache_ == VK_NULL_HANDLE) return;
   const VulkanApi& vk = device_->api();
-  if (disk_ && built_any_) {
+  if (disk_ && built_any_.exchange(false)) {
     // Data of the size loaded holds nothing new (a warm run's pipelines all
     // came from it), and fetching and storing it again copies every
     // pipeline's binary at each close on NVIDIA, whose data holds them all.
@@ -109,10 +115,10 @@ PipelineCache::~PipelineCache() {
           VK_SUCCESS) {
         data.resize(size);
         disk_->store(disk_key_, data);
+        loaded_bytes_ = size;
       }
     }
   }
-  vk.vkDestroyPipelineCache(device_->device(), driver_cache_, nullptr);
 }
 
 Result<std::shared_ptr<const Pipeline>> PipelineCache::get(uint64_t id, const SpirvWords& spirv,

@@ -72,7 +72,8 @@ class PipelineCache {
  public:
   /// `disk` (may be null) holds the driver cache's data between runs
   /// (pipeline_cache_file.h): loaded here when an entry fits this device,
-  /// and written back at destruction when this cache built a pipeline;
+  /// and written back by save() or at destruction when this cache built a
+  /// pipeline;
   /// `refused` counts entries the header check or the driver refused.
   PipelineCache(std::shared_ptr<const VulkanDevice> device, size_t capacity,
                 std::shared_ptr<DiskCache> disk = nullptr,
@@ -91,6 +92,11 @@ class PipelineCache {
   Result<std::shared_ptr<const Pipeline>> get(uint64_t id, const SpirvWords& spirv,
                                               const ShaderInterface& iface, bool& built);
 
+  /// Writes the driver cache's data to the disk cache when a pipeline was
+  /// built since it was loaded or last saved and the data changed (the
+  /// destructor's write, for a process that ends without destroying it).
+  void save();
+
  private:
   struct Entry {
     std::shared_ptr<const Pipeline> pipeline;
@@ -105,7 +111,8 @@ class PipelineCache {
   std::shared_ptr<DiskCache> disk_;
   std::string disk_key_;
   std::atomic<bool> built_any_{false};
-  /// Bytes of cache data the driver took at creation (0 when none).
+  /// Bytes of cache data the driver took at creation, or last saved (0 when
+  /// none).
   size_t loaded_bytes_ = 0;
   std::mutex mutex_;  ///< Guards entries_ and clock_; builds run outside it.
   std::map<uint64_t, Entry> entries_;

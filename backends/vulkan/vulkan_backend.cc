@@ -189,12 +189,19 @@ std::optional<DriverCacheUse> VulkanBackend::driver_cache() const {
   const DiskCacheCounts c = state_->disk->counts();
   DriverCacheUse use;
   use.dir = state_->disk->dir().string();
-  use.what = "Vulkan pipeline cache (one entry per device; written when the backend closes)";
+  use.what =
+      "Vulkan pipeline cache (one entry per device; written when the backend or its process ends)";
   use.hits = c.hits;
   use.misses = c.misses;
   use.rejected = c.rejected + *state_->disk_refused;
   use.stored = c.stored;
   return use;
+}
+
+bool VulkanBackend::saved_for_process_exit() {
+  std::lock_guard lock(state_->mutex);
+  if (state_->current.pipelines) state_->current.pipelines->save();
+  return true;
 }
 
 VulkanBackend::~VulkanBackend() = default;

@@ -77,6 +77,8 @@ class VulkanBackend final : public Backend {
   /// The disk cache of the driver's pipeline cache; nullopt without
   /// BackendOptions::cache_dir.
   std::optional<DriverCacheUse> driver_cache() const override;
+  /// Saves the pipeline cache; the device is left to the OS.
+  bool saved_for_process_exit() override;
 
   /// Pipelines created so far; a cached program's later dispatches add none.
   uint64_t pipelines_built() const;

@@ -7,9 +7,14 @@
 #include "certify/run/output_judge.h"
 #include "certify/run/run_clock.h"
 #include "reference/interpreter.h"
+#include "spec/support/parallel_for.h"
 
 namespace vyre::certify {
 namespace {
+
+/// A variant whose reference took this long has its case's remaining
+/// variants computed side by side (variant_expectations).
+constexpr uint64_t kSideBySideVariantUs = 20'000;
 
 /// True when every byte of a ReadWrite buffer's initial contents is zero, so
 /// the buffer is a pure output and may be poisoned.
@@ -135,6 +140,33 @@ VariantExpectation expectation_of(const SuiteCase& c, Variant v) {
   return out;
 }
 
+/// The expectations of `variants` in order, stopping at the first invalid
+/// one. Most cases' variants take microseconds each and run one after
+/// another; once one has taken kSideBySideVariantUs (the R-MAT graph cases:
+/// seconds each), the rest run side by side on the host's cores, since the
+/// run's lanes wait for these few cases. Indices are taken in order and an
+/// invalid variant stops the taking, so the list is the sequential one.
+void variant_expectations(const SuiteCase& c, std::vector<Variant> variants,
+                          std::vector<VariantExpectation>& out) {
+  size_t next = 0;
+  bool long_one = false;
+  while (next < variants.size() && !long_one) {
+    const auto start = RunClock::Clock::now();
+    out.push_back(expectation_of(c, std::move(variants[next++])));
+    if (out.back().invalid) return;
+    long_one = RunClock::micros_since(start) >= kSideBySideVariantUs;
+  }
+  std::vector<std::optional<VariantExpectation>> rest(variants.size() - next);
+  parallel_for(rest.size(), host_threads(), [&](size_t i) {
+    rest[i] = expectation_of(c, std::move(variants[next + i]));
+    return !rest[i]->invalid;
+  });
+  for (std::optional<VariantExpectation>& e : rest) {
+    out.push_back(std::move(*e));  // Set: only those after an invalid one stay unset.
+    if (out.back().invalid) return;
+  }
+}
+
 /// The reference backend's canonical outputs of one run of `h`, or why it
 /// cannot give them.
 void host_expectation(const SuiteCase& c, const HostCase& h, const CaseRunOptions& o,
@@ -170,10 +202,7 @@ CaseExpectations compute_expectations(const SuiteCase& c, const CaseRunOptions& 
   const auto start = RunClock::Clock::now();
   CaseExpectations out;
   if (const auto* d = std::get_if<DispatchCase>(&c.body)) {
-    for (Variant& v : variants_of(*d, options)) {
-      out.variants.push_back(expectation_of(c, std::move(v)));
-      if (out.variants.back().invalid) break;
-    }
+    variant_expectations(c, variants_of(*d, options), out.variants);
   } else {
     host_expectation(c, std::get<HostCase>(c.body), options, out);
   }

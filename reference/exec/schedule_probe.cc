@@ -7,6 +7,7 @@
 #include <span>
 
 #include "reference/exec/batch_state.h"
+#include "spec/support/parallel_for.h"
 
 namespace vyre::reference {
 namespace {
@@ -86,6 +87,50 @@ uint64_t solo_step_bound(uint64_t lockstep_steps) {
   return lockstep_steps > kMost / kFactor ? kMost : lockstep_steps * kFactor;
 }
 
+/// Threads for the probes of a run that spent `first_steps` on `inputs`:
+/// one for most runs, whose probes cost less than starting threads; every
+/// host core for a long run of modest memory (each probe holds its own
+/// buffers), such as the R-MAT graph cases, whose reference was the
+/// critical path of a certification on a 16-core host.
+unsigned probe_threads(const BufferSet& inputs, uint64_t first_steps) {
+  uint64_t bytes = 0;
+  for (const auto& [name, data] : inputs) bytes += data.size();
+  const bool worth_threads = first_steps >= kSideBySideProbeSteps && bytes <= kSideBySideProbeBytes;
+  return worth_threads ? host_threads() : 1;
+}
+
+/// One probe under `other`: the violation it shows, or nullopt when its
+/// outputs agree with `first`.
+std::optional<Violation> probe(const ExecutionPlan& unchecked, const LaneProgram& compiled,
+                               const BufferSet& inputs, const RunOptions& options,
+                               const BufferSet& first, uint64_t first_steps,
+                               const Schedule& other) {
+  RunOptions probe = options;
+  probe.schedule = other;
+  probe.checks = false;
+  probe.strict_oob = false;
+  if (other.stepping == Schedule::Stepping::Solo) {
+    probe.step_budget = std::max(options.step_budget, solo_step_bound(first_steps));
+  }
+  // Each probe is a run of its own, under the same limit; without the
+  // checks it needs no more memory than the first run did.
+  MemoryBudget memory(probe.max_memory_bytes);
+  const Result<RunResult> ran = execute(unchecked, compiled, inputs, probe, {}, memory);
+  if (!ran.ok()) {
+    return Violation{Violation::Kind::ScheduleDependence,
+                     "the run depends on the schedule: it finishes under the " +
+                         describe(options.schedule) + " schedule but not under the " +
+                         describe(other) + " one (" + ran.error().message + ")",
+                     "",
+                     0,
+                     {},
+                     {},
+                     {}};
+  }
+  if (options.same_result && options.same_result(first, ran->outputs)) return std::nullopt;
+  return compare(first, options.schedule, ran->outputs, other);
+}
+
 }  // namespace
 
 std::vector<Schedule> probe_schedules(const Schedule& own, uint32_t count, bool out_of_step) {
@@ -134,35 +179,19 @@ std::optional<Violation> probe_schedule_dependence(const ExecutionPlan& plan,
   // Out of step only where a workgroup has two invocations to put out of
   // step: across workgroups the Apart grouping already runs them apart.
   const bool out_of_step = plan.shape.lanes_per_workgroup > 1;
+  const std::vector<Schedule> others =
+      probe_schedules(options.schedule, options.schedule_probes, out_of_step);
 
-  for (const Schedule& other :
-       probe_schedules(options.schedule, options.schedule_probes, out_of_step)) {
-    RunOptions probe = options;
-    probe.schedule = other;
-    probe.checks = false;
-    probe.strict_oob = false;
-    if (other.stepping == Schedule::Stepping::Solo) {
-      probe.step_budget = std::max(options.step_budget, solo_step_bound(first_steps));
-    }
-    // Each probe is a run of its own, under the same limit; without the
-    // checks it needs no more memory than the first run did.
-    MemoryBudget memory(probe.max_memory_bytes);
-    const Result<RunResult> ran = execute(unchecked, compiled, inputs, probe, {}, memory);
-    if (!ran.ok()) {
-      return Violation{Violation::Kind::ScheduleDependence,
-                       "the run depends on the schedule: it finishes under the " +
-                           describe(options.schedule) + " schedule but not under the " +
-                           describe(other) + " one (" + ran.error().message + ")",
-                       "",
-                       0,
-                       {},
-                       {},
-                       {}};
-    }
-    if (options.same_result && options.same_result(first, ran->outputs)) continue;
-    if (std::optional<Violation> v = compare(first, options.schedule, ran->outputs, other)) {
-      return v;
-    }
+  // Indices are taken in order and a violation stops the taking, so every
+  // probe before the first violating one has run: the verdict below is the
+  // one a sequential loop gives, however many threads ran them.
+  std::vector<std::optional<Violation>> found(others.size());
+  parallel_for(others.size(), probe_threads(inputs, first_steps), [&](size_t i) {
+    found[i] = probe(unchecked, compiled, inputs, options, first, first_steps, others[i]);
+    return !found[i].has_value();
+  });
+  for (std::optional<Violation>& v : found) {
+    if (v) return std::move(v);
   }
   return std::nullopt;
 }
