@@ -61,7 +61,11 @@ std::string loop_budget_message(std::string_view api, uint32_t budget) {
          " backend stops runaway loops before they can hang the device; no output is returned. "
          "If the program is meant to loop that long, give each invocation less work (more "
          "invocations or dispatches, shorter loops); a host embedding the backend can raise "
-         "BackendOptions::loop_iteration_budget";
+         "BackendOptions::loop_iteration_budget. What the backend sees is the lowering's flag, "
+         "set: a driver that runs the flag's guarded store without its condition sets it "
+         "too, with no loop running long (PoCL 3.1, "
+         "reports/driver-bugs/pocl-3.1-return-barrier-loop-flag-store); where the reference "
+         "runs the program quickly, suspect the driver and replay it (`vyre-certify run`)";
 }
 
 }  // namespace vyre::clike
