@@ -67,6 +67,7 @@ BatchOutcome Backend::dispatch_runs(const CompiledProgram& program, const Buffer
         add_device_ms(outcome.timing.device_ms, one.timing.device_ms, run == 0);
     ++outcome.dispatches;
     ++outcome.submissions;
+    report_submission(options);
     outcome.timing.setup_ms += one.timing.setup_ms;
     if (one.status != Status::Ok) {
       outcome.status = one.status;

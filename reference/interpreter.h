@@ -55,6 +55,10 @@ struct RunOptions {
   /// in its outputs is a schedule-dependence violation
   /// (reference/exec/schedule_probe.h).
   uint32_t schedule_probes = 4;
+  /// Threads the probes of a long run (schedule_probe.h,
+  /// kSideBySideProbeSteps) may use side by side; 1 runs every run's probes
+  /// one by one. The verdict is the same either way.
+  unsigned probe_threads = 1;
   /// Whether two runs' outputs are the same result, for the probes; empty:
   /// byte for byte. A program whose outputs are judged in a canonical form
   /// (graph.bfs findings, whose raw order is the schedule's) passes that

@@ -179,6 +179,7 @@ class Batch {
     }
     if (!wait(end - first, first)) return false;
     result_.outcome.submissions += 1;
+    report_submission(r_.options);
     result_.outcome.dispatches += end - first;
     if (first == 0) result_.timing.execute_ms = ms_since(start);
     const Clock::time_point read_start = Clock::now();

@@ -31,6 +31,29 @@ constexpr Deadline kNoDeadline = std::nullopt;
 // concurrent_dispatches, forwarded in the hello) is the parent's to keep.
 class Server {
  public:
+  // Sends call `call`'s progress to the parent, at most once per
+  // kProgressInterval (the parent allows for that much delay); callable
+  // from several threads.
+  class ProgressReporter {
+   public:
+    ProgressReporter(Server& server, uint64_t call) : server_(server), call_(call) {}
+    void operator()(uint64_t count) {
+      const auto now = std::chrono::steady_clock::now();
+      {
+        std::lock_guard lock(mutex_);
+        if (reported_ && now - *reported_ < kProgressInterval) return;
+        reported_ = now;
+      }
+      server_.send(encode(ProgressMessage{call_, count}));
+    }
+
+   private:
+    Server& server_;
+    const uint64_t call_;
+    std::mutex mutex_;
+    std::optional<std::chrono::steady_clock::time_point> reported_;
+  };
+
   Server(Backend& backend, int replies_fd) : backend_(backend), replies_fd_(replies_fd) {}
 
   // Waits for the calls still running, so the backend outlives them.
@@ -144,6 +167,8 @@ class Server {
             request.call};
   }
 
+  // Each submission waited for is reported, so that the parent bounds each
+  // submission of a long batch instead of the whole batch.
   DispatchRunsReplyMessage dispatch_runs(const DispatchRunsMessage& request) {
     auto program = find(request.id);
     if (!program) {
@@ -151,8 +176,11 @@ class Server {
       missing_program.message = missing(request.id);
       return {std::move(missing_program), request.call};
     }
-    return {backend_.dispatch_runs(*program, request.inputs, request.grid, request.options),
-            request.call};
+    ProgressReporter report(*this, request.call);
+    uint64_t submissions = 0;
+    BatchOptions options = request.options;
+    options.on_submission = [&] { report(++submissions); };
+    return {backend_.dispatch_runs(*program, request.inputs, request.grid, options), request.call};
   }
 
   // The work runs here, on the backend, with no round trip per call; each
@@ -168,17 +196,8 @@ class Server {
                               std::to_string(request.work) + " (it was made after the fork)";
       return reply;
     }
-    std::mutex reported_mutex;
-    std::optional<std::chrono::steady_clock::time_point> reported;
-    ProgressBackend watched(backend_, [&](uint64_t calls) {
-      const auto now = std::chrono::steady_clock::now();
-      {
-        std::lock_guard lock(reported_mutex);
-        if (reported && now - *reported < kProgressInterval) return;
-        reported = now;
-      }
-      send(encode(ProgressMessage{request.call, calls}));
-    });
+    ProgressReporter report(*this, request.call);
+    ProgressBackend watched(backend_, [&](uint64_t calls) { report(calls); });
     reply.outcome = work->run_here(watched, request.options);
     return reply;
   }

@@ -269,6 +269,26 @@ TEST_F(IsolateTest, DispatchRunsRunsTheWholeBatchInTheChild) {
   EXPECT_TRUE(batch.differing.empty());
 }
 
+TEST_F(IsolateTest, ABatchLongerThanItsSubmissionsAllowIsBoundedPerSubmission) {
+  // One submission asked for (a bound of 2 x 500 ms), 12 made (the default
+  // dispatch_runs makes one per run) of 200 ms each: every one the child
+  // reports moves the bound, so the batch finishes.
+  restart(hang_options());
+  BatchOptions options;
+  options.runs = 12;
+  options.submissions = 1;
+  BatchOutcome slow = backend_->dispatch_runs(*program_, fake_inputs(FakeMode::Slow, {1, 2}),
+                                              Grid{{3, 1, 1}}, options);
+  ASSERT_EQ(slow.status, Status::Ok) << slow.message;
+  EXPECT_EQ(slow.first_outputs.at("out"), (ByteBuffer{4, 5}));
+  EXPECT_EQ(slow.submissions, 12u);
+  // A child that goes silent in a submission is still stopped.
+  BatchOutcome hung = backend_->dispatch_runs(*program_, fake_inputs(FakeMode::Hang, {1, 2}),
+                                              Grid{{3, 1, 1}}, options);
+  EXPECT_EQ(hung.status, Status::Timeout) << hung.message;
+  expect_recovered();
+}
+
 TEST_F(IsolateTest, CallsInFlightAtOnceRunAtOnceInTheChild) {
   DispatchOutcome other;
   std::thread peer([&] { other = run(FakeMode::Rendezvous); });

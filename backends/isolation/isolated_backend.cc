@@ -314,10 +314,14 @@ BatchOutcome IsolatedBackend::dispatch_runs(const CompiledProgram& program, cons
                              program_label(id) + " on grid " + grid_label(grid);
   const uint64_t call = connected.next_call();
   // Each submission is bounded by the backend's own wait; this bound is for
-  // a process that stops answering altogether.
+  // a process that stops answering altogether: the submissions asked for,
+  // and past that as long as each submission the child reports (BatchOptions
+  // ::on_submission) follows the last within what a dispatch gets (a backend
+  // may use more submissions than asked for, to bound memory).
   auto reply = exchange<DispatchRunsReplyMessage>(
       connected, call, encode(DispatchRunsMessage{id, grid, inputs, options, call}), during,
-      (submissions + 1) * options_.call_timeout, decode_dispatch_runs_reply);
+      (submissions + 1) * options_.call_timeout, decode_dispatch_runs_reply,
+      2 * options_.call_timeout + kProgressInterval);
   if (auto* failure = std::get_if<CallFailure>(&reply)) return failed(*failure);
   BatchOutcome& outcome = std::get<DispatchRunsReplyMessage>(reply).outcome;
   retire_after(connected, outcome.status, during);

@@ -496,6 +496,7 @@ class Batch {
     std::memcpy(words.data(), status[0].host, 4 * status_words);
     unmap(status);
     ++outcome_.submissions;
+    report_submission(r_.options);
     if (layout_.control_offset) {
       for (uint32_t run = first; run < end; ++run) {
         if (words[slots_ + slot_of(run)] != 0) {

@@ -34,6 +34,7 @@ BatchOutcome run_as_dispatches(const OpenClApi& api, ClQueue& queue, BufferPool&
     outcome.timing.device_ms =
         add_device_ms(outcome.timing.device_ms, one.timing.device_ms, run == 0);
     ++outcome.submissions;
+    report_submission(r.options);
     if (one.status != Status::Ok) {
       outcome.status = one.status;
       outcome.message = std::move(one.message);

@@ -495,6 +495,7 @@ class Batch {
       outcome_.timing.device_ms =
           add_device_ms(outcome_.timing.device_ms, submitted.device_ms, !submitted_once_);
       submitted_once_ = true;
+      report_submission(options());
       return true;
     }
     // The hung work may still use the batch's buffers: abandon the device

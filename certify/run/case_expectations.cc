@@ -100,7 +100,7 @@ namespace {
 
 /// The expectation of variant `v`: the reference interpreter's outputs, which
 /// must themselves meet the case's own expectation where one applies.
-VariantExpectation expectation_of(const SuiteCase& c, Variant v) {
+VariantExpectation expectation_of(const SuiteCase& c, Variant v, unsigned threads) {
   VariantExpectation out;
   const TestCase& tc = v.test_case;
   const auto invalid = [&](std::string message, BufferSet expected = {}, BufferSet observed = {}) {
@@ -108,6 +108,7 @@ VariantExpectation expectation_of(const SuiteCase& c, Variant v) {
                               std::move(observed)};
   };
   reference::RunOptions options;
+  options.probe_threads = threads;
   // Outputs judged canonically (graph.bfs) may differ byte-wise between
   // schedules; the probes ask whether the result does.
   options.same_result = [&tc](const BufferSet& a, const BufferSet& b) {
@@ -143,22 +144,22 @@ VariantExpectation expectation_of(const SuiteCase& c, Variant v) {
 /// The expectations of `variants` in order, stopping at the first invalid
 /// one. Most cases' variants take microseconds each and run one after
 /// another; once one has taken kSideBySideVariantUs (the R-MAT graph cases:
-/// seconds each), the rest run side by side on the host's cores, since the
+/// seconds each), the rest run side by side on up to `threads`, since the
 /// run's lanes wait for these few cases. Indices are taken in order and an
 /// invalid variant stops the taking, so the list is the sequential one.
-void variant_expectations(const SuiteCase& c, std::vector<Variant> variants,
+void variant_expectations(const SuiteCase& c, std::vector<Variant> variants, unsigned threads,
                           std::vector<VariantExpectation>& out) {
   size_t next = 0;
   bool long_one = false;
   while (next < variants.size() && !long_one) {
     const auto start = RunClock::Clock::now();
-    out.push_back(expectation_of(c, std::move(variants[next++])));
+    out.push_back(expectation_of(c, std::move(variants[next++]), threads));
     if (out.back().invalid) return;
     long_one = RunClock::micros_since(start) >= kSideBySideVariantUs;
   }
   std::vector<std::optional<VariantExpectation>> rest(variants.size() - next);
-  parallel_for(rest.size(), host_threads(), [&](size_t i) {
-    rest[i] = expectation_of(c, std::move(variants[next + i]));
+  parallel_for(rest.size(), std::max(threads, 1u), [&](size_t i) {
+    rest[i] = expectation_of(c, std::move(variants[next + i]), threads);
     return !rest[i]->invalid;
   });
   for (std::optional<VariantExpectation>& e : rest) {
@@ -202,7 +203,7 @@ CaseExpectations compute_expectations(const SuiteCase& c, const CaseRunOptions& 
   const auto start = RunClock::Clock::now();
   CaseExpectations out;
   if (const auto* d = std::get_if<DispatchCase>(&c.body)) {
-    variant_expectations(c, variants_of(*d, options), out.variants);
+    variant_expectations(c, variants_of(*d, options), options.reference_threads, out.variants);
   } else {
     host_expectation(c, std::get<HostCase>(c.body), options, out);
   }

@@ -56,8 +56,10 @@ TEST(CaseExpectations, VariantsComeInOrderAndStopAtTheFirstInvalidOne) {
   // A few iterations: one variant after another.
   EXPECT_EQ(outline(compute_expectations(local_id_case(4), CaseRunOptions{})), expected);
   // Millions of lane steps a variant, past the side-by-side threshold on any
-  // machine: the rest side by side, and the same list.
-  const CaseExpectations slow = compute_expectations(local_id_case(2'000'000), CaseRunOptions{});
+  // machine, and threads allowed: the rest side by side, and the same list.
+  CaseRunOptions side_by_side;
+  side_by_side.reference_threads = 4;
+  const CaseExpectations slow = compute_expectations(local_id_case(2'000'000), side_by_side);
   EXPECT_EQ(outline(slow), expected);
   ASSERT_EQ(slow.variants.size(), 3u);
   EXPECT_NE(slow.variants[2].invalid->message.find("disagrees with the case's expectation"),

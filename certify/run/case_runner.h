@@ -34,6 +34,10 @@ struct CaseRunOptions {
   /// The backend's encodings besides as-emitted (Backend::encodings): a case
   /// with DispatchCase::encoding_variant runs once more in one of them.
   std::vector<Encoding> encodings;
+  /// Threads the reference may use for one long case (its variants side by
+  /// side, and a long run's schedule probes; case_expectations.h): 1 keeps
+  /// each case on one thread. The run sets it on hosts with cores to spare.
+  unsigned reference_threads = 1;
 };
 
 struct CaseExpectations;

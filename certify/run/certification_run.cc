@@ -331,6 +331,11 @@ CaseRunOptions case_run_options(const Backend& backend, const Capabilities& devi
   run_options.preferred_workgroup_size = usable_workgroup_size(device);
   run_options.case_budget = options.case_budget;
   run_options.encodings = backend.encodings();
+  // A many-core host has cores to spare for the few long expectations the
+  // lanes would wait for; on a small one (2 cores beside lavapipe's own
+  // threads) more threads only slow the device's runs: the 128 MiB case
+  // passed its 50 s call bound there.
+  if (host_threads() >= kFarLookaheadThreads) run_options.reference_threads = host_threads();
   return run_options;
 }
 

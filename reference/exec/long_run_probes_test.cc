@@ -15,6 +15,8 @@ namespace {
 using namespace vyre::build;
 
 constexpr uint32_t kLanes = 64;
+/// Probes side by side, whatever the host's cores.
+constexpr unsigned kProbeThreads = 4;
 /// Enough iterations of the busy loop for a run past kSideBySideProbeSteps.
 constexpr uint32_t kIterations = 120'000;
 
@@ -32,6 +34,12 @@ Program long_run(std::vector<Node> tail) {
       std::move(body)};
 }
 
+RunOptions side_by_side() {
+  RunOptions options;
+  options.probe_threads = kProbeThreads;
+  return options;
+}
+
 BufferSet inputs() {
   return {{"c", to_bytes({0})},
           {"out", to_bytes(std::vector<uint32_t>(kLanes, 0))},
@@ -44,7 +52,7 @@ TEST(LongRunProbes, AKeptAtomicResultIsFlaggedByTheFirstProbeThatDiffers) {
   // tickets), then the reversed order (every ticket differs).
   const Program p = long_run(
       {let("t", atomic(AtomicOp::Add, "c", u32(0), u32(1))), store("out", local_id(0), var("t"))});
-  const Result<RunResult> r = run(p, inputs(), Grid{});
+  const Result<RunResult> r = run(p, inputs(), Grid{}, side_by_side());
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_GE(r->steps, kSideBySideProbeSteps)
       << "the run is too short to test the side-by-side path";
@@ -59,7 +67,7 @@ TEST(LongRunProbes, AKeptAtomicResultIsFlaggedByTheFirstProbeThatDiffers) {
 
 TEST(LongRunProbes, AtomicsThatOnlyCountAreNotFlagged) {
   const Program p = long_run({let("t", atomic(AtomicOp::Add, "c", u32(0), u32(1)))});
-  const Result<RunResult> r = run(p, inputs(), Grid{});
+  const Result<RunResult> r = run(p, inputs(), Grid{}, side_by_side());
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_GE(r->steps, kSideBySideProbeSteps)
       << "the run is too short to test the side-by-side path";

@@ -88,15 +88,15 @@ uint64_t solo_step_bound(uint64_t lockstep_steps) {
 }
 
 /// Threads for the probes of a run that spent `first_steps` on `inputs`:
-/// one for most runs, whose probes cost less than starting threads; every
-/// host core for a long run of modest memory (each probe holds its own
-/// buffers), such as the R-MAT graph cases, whose reference was the
+/// one for most runs, whose probes cost less than starting threads;
+/// options.probe_threads for a long run of modest memory (each probe holds
+/// its own buffers), such as the R-MAT graph cases, whose reference was the
 /// critical path of a certification on a 16-core host.
-unsigned probe_threads(const BufferSet& inputs, uint64_t first_steps) {
+unsigned probe_threads(const BufferSet& inputs, const RunOptions& options, uint64_t first_steps) {
   uint64_t bytes = 0;
   for (const auto& [name, data] : inputs) bytes += data.size();
   const bool worth_threads = first_steps >= kSideBySideProbeSteps && bytes <= kSideBySideProbeBytes;
-  return worth_threads ? host_threads() : 1;
+  return worth_threads ? std::max(options.probe_threads, 1u) : 1;
 }
 
 /// One probe under `other`: the violation it shows, or nullopt when its
@@ -186,7 +186,7 @@ std::optional<Violation> probe_schedule_dependence(const ExecutionPlan& plan,
   // probe before the first violating one has run: the verdict below is the
   // one a sequential loop gives, however many threads ran them.
   std::vector<std::optional<Violation>> found(others.size());
-  parallel_for(others.size(), probe_threads(inputs, first_steps), [&](size_t i) {
+  parallel_for(others.size(), probe_threads(inputs, options, first_steps), [&](size_t i) {
     found[i] = probe(unchecked, compiled, inputs, options, first, first_steps, others[i]);
     return !found[i].has_value();
   });

@@ -19,9 +19,10 @@
 namespace vyre::reference {
 
 /// A first run of at least this many budget steps (tens of milliseconds of
-/// interpretation) has its probes run side by side, on every host core, when
-/// its inputs are at most kSideBySideProbeBytes (each probe holds its own
-/// buffers); the verdict is the one probes run one by one give.
+/// interpretation) has its probes run side by side, on up to
+/// RunOptions::probe_threads threads, when its inputs are at most
+/// kSideBySideProbeBytes (each probe holds its own buffers); the verdict is
+/// the one probes run one by one give.
 inline constexpr uint64_t kSideBySideProbeSteps = uint64_t{1} << 24;
 inline constexpr uint64_t kSideBySideProbeBytes = uint64_t{64} << 20;
 

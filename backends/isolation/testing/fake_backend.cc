@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "backends/isolation/child_process.h"
@@ -106,6 +107,9 @@ class FakeBackend final : public Backend {
     switch (mode) {
       case FakeMode::HangOnExit:
         g_hang_on_exit = true;
+        [[fallthrough]];
+      case FakeMode::Slow:
+        if (mode == FakeMode::Slow) std::this_thread::sleep_for(kSlowDispatch);
         [[fallthrough]];
       case FakeMode::Echo:
         for (uint8_t& byte : out) byte = static_cast<uint8_t>(byte + grid.workgroups[0]);

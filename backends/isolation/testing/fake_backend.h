@@ -32,7 +32,12 @@ enum class FakeMode : uint8_t {
   /// Waits (at most 20 s) until another Rendezvous dispatch is running too;
   /// out = 1 if one came, 0 if not.
   Rendezvous = 12,
+  /// Like Echo after sleeping kSlowDispatch.
+  Slow = 13,
 };
+
+/// How long a FakeMode::Slow dispatch sleeps.
+inline constexpr std::chrono::milliseconds kSlowDispatch{200};
 
 /// Compile hangs on workgroup size x == 5 (a compiler that never ends).
 inline constexpr uint32_t kHangingCompileWidth = 5;
