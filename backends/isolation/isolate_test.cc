@@ -87,6 +87,14 @@ class IsolateTest : public ::testing::Test {
     return backend_->dispatch(*program_, fake_inputs(mode, std::move(out)), Grid{{grid_x, 1, 1}});
   }
 
+  /// `runs` runs asked in `submissions`, out = {1, 2}, grid x 3.
+  BatchOutcome run_batch(FakeMode mode, uint32_t runs, uint32_t submissions) {
+    BatchOptions options;
+    options.runs = runs;
+    options.submissions = submissions;
+    return backend_->dispatch_runs(*program_, fake_inputs(mode, {1, 2}), Grid{{3, 1, 1}}, options);
+  }
+
   // The call after a failure starts a new child, compiles the program again
   // there, and gives correct bytes.
   void expect_recovered() {
@@ -257,11 +265,7 @@ TEST_F(IsolateTest, ConcurrencyQueriesAreTheChildBackends) {
 }
 
 TEST_F(IsolateTest, DispatchRunsRunsTheWholeBatchInTheChild) {
-  BatchOptions options;
-  options.runs = 5;
-  options.submissions = 2;
-  BatchOutcome batch = backend_->dispatch_runs(*program_, fake_inputs(FakeMode::Echo, {1, 2}),
-                                               Grid{{3, 1, 1}}, options);
+  BatchOutcome batch = run_batch(FakeMode::Echo, 5, 2);
   ASSERT_EQ(batch.status, Status::Ok) << batch.message;
   EXPECT_EQ(batch.first_outputs.at("out"), (ByteBuffer{4, 5}));
   EXPECT_EQ(batch.dispatches, 5u);  // The default dispatch_runs in the child: one per run.
@@ -274,17 +278,12 @@ TEST_F(IsolateTest, ABatchLongerThanItsSubmissionsAllowIsBoundedPerSubmission) {
   // dispatch_runs makes one per run) of 200 ms each: every one the child
   // reports moves the bound, so the batch finishes.
   restart(hang_options());
-  BatchOptions options;
-  options.runs = 12;
-  options.submissions = 1;
-  BatchOutcome slow = backend_->dispatch_runs(*program_, fake_inputs(FakeMode::Slow, {1, 2}),
-                                              Grid{{3, 1, 1}}, options);
+  BatchOutcome slow = run_batch(FakeMode::Slow, 12, 1);
   ASSERT_EQ(slow.status, Status::Ok) << slow.message;
   EXPECT_EQ(slow.first_outputs.at("out"), (ByteBuffer{4, 5}));
   EXPECT_EQ(slow.submissions, 12u);
   // A child that goes silent in a submission is still stopped.
-  BatchOutcome hung = backend_->dispatch_runs(*program_, fake_inputs(FakeMode::Hang, {1, 2}),
-                                              Grid{{3, 1, 1}}, options);
+  BatchOutcome hung = run_batch(FakeMode::Hang, 12, 1);
   EXPECT_EQ(hung.status, Status::Timeout) << hung.message;
   expect_recovered();
 }
