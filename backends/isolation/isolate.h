@@ -46,7 +46,11 @@
 // (Status::Timeout naming the work and its last call begun), however long
 // the whole work runs. A crash during the work fails that work (Crashed) and
 // the next call starts a fresh child; a backend reporting Timeout or
-// DeviceLost in any run replaces the child too.
+// DeviceLost in any run replaces the child too. A batch of runs
+// (dispatch_runs) is bounded the same way past the submissions it asked
+// for: the child reports each submission the backend waited for
+// (BatchOptions::on_submission), since a backend may use more submissions
+// than asked for.
 //
 // A driver that runs one call at a time per process (useful_processes() > 1)
 // can be spread over several children, each an isolated backend of its own
