@@ -196,9 +196,10 @@ bool ChildConnection::note_progress(const Frame& frame) {
   return true;
 }
 
-std::variant<Frame, CallFailure> ChildConnection::call(
-    uint64_t call, const Frame& request, const std::string& during,
-    std::chrono::milliseconds timeout, std::optional<std::chrono::milliseconds> quiet_limit) {
+std::variant<Frame, CallFailure> ChildConnection::call(uint64_t call, const Frame& request,
+                                                       const std::string& during,
+                                                       std::chrono::milliseconds timeout,
+                                                       std::optional<QuietLimit> quiet) {
   Pending mine{during, std::nullopt, std::nullopt, std::nullopt, 0};
   {
     std::lock_guard lock(mutex_);
@@ -228,8 +229,8 @@ std::variant<Frame, CallFailure> ChildConnection::call(
   // deadline no report moved.
   auto limit = *deadline;
   while (!changed_.wait_until(lock, limit, answered)) {
-    if (!quiet_limit || !mine.progress || *mine.progress + *quiet_limit <= limit) break;
-    limit = *mine.progress + *quiet_limit;
+    if (!quiet || !mine.progress || *mine.progress + quiet->limit <= limit) break;
+    limit = *mine.progress + quiet->limit;
   }
   pending_.erase(call);
   if (mine.reply) return std::move(*mine.reply);
@@ -242,9 +243,10 @@ std::variant<Frame, CallFailure> ChildConnection::call(
   }
   std::string silent = during;
   std::chrono::milliseconds waited = timeout;
-  if (quiet_limit && mine.progress) {
-    silent += " (after it started backend call #" + std::to_string(mine.progress_calls) + ")";
-    waited = *quiet_limit;
+  if (quiet && mine.progress) {
+    silent +=
+        " (after " + std::string(quiet->counts) + " #" + std::to_string(mine.progress_calls) + ")";
+    waited = quiet->limit;
   }
   lock.unlock();
   abandon(Status::DeviceLost, "was killed because another call did not answer within " +

@@ -21,6 +21,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <variant>
 
@@ -30,6 +31,13 @@
 #include "backends/isolation/messages.h"
 
 namespace vyre::isolation {
+
+/// How long a call may go without a Progress frame once one has come, and
+/// what the frames count, for a timeout's message: "(after <counts> #3)".
+struct QuietLimit {
+  std::chrono::milliseconds limit;
+  std::string_view counts;  ///< "it started backend call", "its submission".
+};
 
 /// Why a call could not be completed, as the call's status and message.
 struct CallFailure {
@@ -58,13 +66,14 @@ class ChildConnection {
   /// Sends `request`, whose payload carries call id `call`, and waits up to
   /// `timeout` for the reply with that id. `during` names the call in
   /// messages ("dispatch of program #3 on grid 4x1x1").
-  /// With `quiet_limit`, each Progress frame the child sends for this call
-  /// moves the limit to `quiet_limit` past its arrival (never before
-  /// `timeout`): hosted work may run long, but no backend call of it longer.
-  std::variant<Frame, CallFailure> call(
-      uint64_t call, const Frame& request, const std::string& during,
-      std::chrono::milliseconds timeout,
-      std::optional<std::chrono::milliseconds> quiet_limit = std::nullopt);
+  /// With `quiet`, each Progress frame the child sends for this call moves
+  /// the limit to quiet->limit past its arrival (never before `timeout`):
+  /// hosted work may run long, but no backend call of it longer; a batch,
+  /// no submission of it.
+  std::variant<Frame, CallFailure> call(uint64_t call, const Frame& request,
+                                        const std::string& during,
+                                        std::chrono::milliseconds timeout,
+                                        std::optional<QuietLimit> quiet = std::nullopt);
 
   /// Sends a request that gets no reply; a failure abandons the child.
   void send(const Frame& request);

@@ -118,9 +118,8 @@ void IsolatedBackend::send_releases(ChildConnection& child) {
 template <typename Reply, typename Decode>
 std::variant<Reply, CallFailure> IsolatedBackend::exchange(
     ChildConnection& child, uint64_t call, const Frame& request, const std::string& during,
-    std::chrono::milliseconds timeout, Decode decode,
-    std::optional<std::chrono::milliseconds> quiet_limit) const {
-  auto reply = child.call(call, request, during, timeout, quiet_limit);
+    std::chrono::milliseconds timeout, Decode decode, std::optional<QuietLimit> quiet) const {
+  auto reply = child.call(call, request, during, timeout, quiet);
   if (auto* failure = std::get_if<CallFailure>(&reply)) return *failure;
   Result<Reply> decoded = decode(std::get<Frame>(reply));
   if (!decoded) {
@@ -321,7 +320,7 @@ BatchOutcome IsolatedBackend::dispatch_runs(const CompiledProgram& program, cons
   auto reply = exchange<DispatchRunsReplyMessage>(
       connected, call, encode(DispatchRunsMessage{id, grid, inputs, options, call}), during,
       (submissions + 1) * options_.call_timeout, decode_dispatch_runs_reply,
-      2 * options_.call_timeout + kProgressInterval);
+      QuietLimit{2 * options_.call_timeout + kProgressInterval, "its submission"});
   if (auto* failure = std::get_if<CallFailure>(&reply)) return failed(*failure);
   BatchOutcome& outcome = std::get<DispatchRunsReplyMessage>(reply).outcome;
   retire_after(connected, outcome.status, during);
@@ -348,7 +347,7 @@ HostedRunsOutcome IsolatedBackend::run_hosted(const HostedWork& work,
   const std::chrono::milliseconds per_call = 2 * options_.call_timeout + kProgressInterval;
   auto reply = exchange<HostedRunsReplyMessage>(
       connected, call, encode(HostedRunsMessage{work.id(), options, call}), during, per_call,
-      decode_hosted_runs_reply, per_call);
+      decode_hosted_runs_reply, QuietLimit{per_call, "it started backend call"});
   if (auto* failure = std::get_if<CallFailure>(&reply)) return failed(*failure);
   HostedRunsOutcome& outcome = std::get<HostedRunsReplyMessage>(reply).outcome;
   // A backend that reported a hang or a lost device during the work is not

@@ -106,10 +106,10 @@ class IsolatedBackend final : public Backend {
   /// One request and its reply, decoded by `decode`; a reply that does not
   /// decode abandons the child (BadOutput).
   template <typename Reply, typename Decode>
-  std::variant<Reply, CallFailure> exchange(
-      ChildConnection& child, uint64_t call, const Frame& request, const std::string& during,
-      std::chrono::milliseconds timeout, Decode decode,
-      std::optional<std::chrono::milliseconds> quiet_limit = std::nullopt) const;
+  std::variant<Reply, CallFailure> exchange(ChildConnection& child, uint64_t call,
+                                            const Frame& request, const std::string& during,
+                                            std::chrono::milliseconds timeout, Decode decode,
+                                            std::optional<QuietLimit> quiet = std::nullopt) const;
   std::variant<CompileReplyMessage, CallFailure> compile_in(ChildConnection& child, uint64_t id,
                                                             const std::string& text,
                                                             Encoding encoding,

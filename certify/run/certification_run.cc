@@ -332,9 +332,9 @@ CaseRunOptions case_run_options(const Backend& backend, const Capabilities& devi
   run_options.case_budget = options.case_budget;
   run_options.encodings = backend.encodings();
   // A many-core host has cores to spare for the few long expectations the
-  // lanes would wait for; on a small one (2 cores beside lavapipe's own
-  // threads) more threads only slow the device's runs: the 128 MiB case
-  // passed its 50 s call bound there.
+  // lanes would wait for (the R-MAT cases on the H200); on a small one the
+  // reference is off the critical path and more threads would only compete
+  // with the device's (lavapipe's, PoCL's) for the same cores.
   if (host_threads() >= kFarLookaheadThreads) run_options.reference_threads = host_threads();
   return run_options;
 }
