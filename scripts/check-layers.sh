@@ -43,7 +43,7 @@ backends/registry: backends backends/cuda backends/opencl backends/vulkan spec/i
 archetypes/graph: backends reference/graph spec/ir spec/support
 archetypes/dataflow: archetypes/graph backends reference/graph spec/ir spec/support
 generators: reference/graph spec/ir spec/support spec/text spec/validate
-certify/suite: archetypes/dataflow archetypes/graph backends generators reference reference/graph reference/spec_tables spec/ir spec/support
+certify/suite: archetypes/dataflow archetypes/graph backends generators reference reference/graph reference/spec_tables spec/ir spec/support spec/text
 certify/report: backends certify/suite spec/ir spec/support spec/text
 certify/gate: certify/report certify/suite spec/support
 certify/run: archetypes/graph backends certify/gate certify/report certify/suite generators reference spec/ir spec/support spec/text

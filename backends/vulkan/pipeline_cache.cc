@@ -100,6 +100,7 @@ PipelineCache::~PipelineCache() {
 
 void PipelineCache::save() {
   if (device_->abandoned() || driver_cache_ == VK_NULL_HANDLE) return;
+  std::lock_guard lock(save_mutex_);
   const VulkanApi& vk = device_->api();
   if (disk_ && built_any_.exchange(false)) {
     // Data of the size loaded holds nothing new (a warm run's pipelines all
@@ -138,21 +139,28 @@ Result<std::shared_ptr<const Pipeline>> PipelineCache::get(uint64_t id, const Sp
   // the run's lookups go on meanwhile.
   Result<std::shared_ptr<const Pipeline>> pipeline = build(spirv, iface);
   if (!pipeline.ok()) return pipeline.error();
-  std::lock_guard lock(mutex_);
-  if (auto it = entries_.find(id); it != entries_.end()) {
-    it->second.last_use = ++clock_;
-    return it->second.pipeline;  // Another thread's build won; ours is dropped.
-  }
-  built = true;
-  built_any_ = true;
-  if (entries_.size() >= capacity_) {
-    auto oldest = entries_.begin();
-    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      if (it->second.last_use < oldest->second.last_use) oldest = it;
+  bool save_due = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = entries_.find(id); it != entries_.end()) {
+      it->second.last_use = ++clock_;
+      return it->second.pipeline;  // Another thread's build won; ours is dropped.
     }
-    entries_.erase(oldest);
+    built = true;
+    built_any_ = true;
+    if (entries_.size() >= capacity_) {
+      auto oldest = entries_.begin();
+      for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+        if (it->second.last_use < oldest->second.last_use) oldest = it;
+      }
+      entries_.erase(oldest);
+    }
+    entries_[id] = Entry{*pipeline, ++clock_};
+    const auto now = std::chrono::steady_clock::now();
+    save_due = disk_ != nullptr && now - last_save_ >= kSaveEvery;
+    if (save_due) last_save_ = now;
   }
-  entries_[id] = Entry{*pipeline, ++clock_};
+  if (save_due) save();
   return *pipeline;
 }
 

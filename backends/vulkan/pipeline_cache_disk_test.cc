@@ -1,13 +1,17 @@
 // The Vulkan driver's pipeline cache on disk: stored when a backend closes,
-// loaded by the next, left as it was by a warm run, refused when corrupt.
+// and while it builds (so a process a driver crashes keeps most of its
+// builds), loaded by the next, left as it was by a warm run, refused when
+// corrupt.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backends/temp_dir_for_tests.h"
+#include "backends/vulkan/pipeline_cache.h"
 #include "backends/vulkan/vulkan_test_support.h"
 #include "spec/ir/builder.h"
 
@@ -67,6 +71,37 @@ TEST(VulkanDiskCache, TheDriverCacheIsStoredAtCloseAndLoadedByTheNextBackend) {
   const DriverCacheUse third = run_once();
   EXPECT_EQ(third.hits, 0u);
   EXPECT_EQ(third.rejected, 1u);
+}
+
+TEST(VulkanDiskCache, ABackendThatKeepsBuildingStoresItsDriverCacheBeforeItCloses) {
+  namespace fs = std::filesystem;
+  const TempDir temp;
+  BackendOptions options;
+  options.cache_dir = temp.path().string();
+  const auto program = [](uint32_t k) {
+    return Program{{storage("out", 0, BufferAccess::ReadWrite)},
+                   {4, 1, 1},
+                   {store("out", invocation_id(0), add(invocation_id(0), u32(k)))}};
+  };
+  const auto stored = [&] {
+    size_t n = 0;
+    for (const auto& e : fs::directory_iterator(temp.path())) n += e.path().extension() == ".entry";
+    return n;
+  };
+  VulkanBackend backend{options};
+  const auto build_and_run = [&](uint32_t k) {
+    CompileOutcome compiled = backend.compile(program(k));
+    ASSERT_EQ(compiled.status, Status::Ok) << compiled.message;
+    DispatchOutcome out = backend.dispatch(*compiled.program, {{"out", repeat(0, 4)}}, {});
+    ASSERT_EQ(out.status, Status::Ok) << out.message;
+    EXPECT_EQ(out.outputs.at("out"), words({k, k + 1, k + 2, k + 3}));
+  };
+  build_and_run(40);
+  // Past the save interval, the next build writes the cache: the process
+  // could now die in the driver without losing the first pipeline.
+  std::this_thread::sleep_for(PipelineCache::kSaveEvery + std::chrono::milliseconds(100));
+  build_and_run(50);
+  EXPECT_EQ(stored(), 1u) << "the open backend has not stored its driver cache";
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ endif()
 # older samples (from another catalogue, or written before the cases recorded
 # their device) are refused for exactly that, never for their digest, schema
 # or verdict.
-set(current_samples pocl lavapipe h200-cuda h200-vulkan h100-vulkan h100-opencl h100-cuda)
+set(current_samples pocl lavapipe h200-vulkan h200-opencl h200-cuda)
 # One verify for all the samples the folder's key signed (one catalogue
 # build for them all: building it is most of a verify's time), one for each
 # sample with its own key, one for all the older ones.

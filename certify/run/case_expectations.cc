@@ -84,11 +84,17 @@ std::vector<Variant> variants_of(const DispatchCase& d, const CaseRunOptions& o)
       out.push_back({where + " outputs=as-given", std::move(wide), true});
     }
   }
-  if (d.encoding_variant && !o.encodings.empty()) {
+  std::vector<Encoding> encodings;
+  if (d.every_encoding) {
+    encodings = o.encodings;
+  } else if (d.encoding_variant && !o.encodings.empty()) {
+    encodings = {o.encodings[*d.encoding_variant % o.encodings.size()]};
+  }
+  for (Encoding encoding : encodings) {
     // Another legal lowering of the same program: its bytes are the
     // reference's for the case as given, and a failure names the encoding.
     TestCase encoded = base;
-    encoded.encoding = o.encodings[*d.encoding_variant % o.encodings.size()];
+    encoded.encoding = encoding;
     std::string where = describe_shape(encoded) +
                         " outputs=as-given encoding=" + std::string(name_of(encoded.encoding));
     out.push_back({std::move(where), std::move(encoded), true});

@@ -75,7 +75,8 @@ struct CaseExpectations {
 
 /// The variants of `d`: its workgroup sizes (1, 64, preferred when
 /// resizable), outputs as given and poisoned, an over-dispatched grid, and
-/// the case in one more encoding (DispatchCase::encoding_variant).
+/// the case in one more encoding (DispatchCase::encoding_variant) or in every
+/// other one (DispatchCase::every_encoding).
 std::vector<Variant> variants_of(const DispatchCase& d, const CaseRunOptions& options);
 
 /// Computes `c`'s expectations on the reference (interpreter, or for a

@@ -86,6 +86,19 @@ TEST(EncodingVariant, TheCaseRunsOnceMoreInTheRotatedEncoding) {
             (std::vector<Encoding>{Encoding::AsEmitted, Encoding::SpirvOptPerformance}));
 }
 
+TEST(EncodingVariant, ACaseAskingForEveryEncodingRunsInEachAndFailsInTheBrokenOne) {
+  TwoEncodingBackend backend;
+  SuiteCase c = plus_one_case("L5/found/test");
+  std::get<DispatchCase>(c.body).every_encoding = true;
+  CaseResult r = run_case(backend, c, options_for(backend), {});
+  EXPECT_EQ(r.verdict, Verdict::Fail);
+  EXPECT_EQ(r.message.rfind("in encoding spirv-opt-Os: ", 0), 0u) << r.message;
+  EXPECT_EQ(r.variants, 3u);
+  EXPECT_EQ(backend.asked,
+            (std::vector<Encoding>{Encoding::AsEmitted, Encoding::SpirvOptPerformance,
+                                   Encoding::SpirvOptSize}));
+}
+
 TEST(EncodingVariant, ABackendWithoutEncodingsRunsTheCaseAsEmittedOnly) {
   TwoEncodingBackend backend;
   CaseRunOptions o = options_for(backend);

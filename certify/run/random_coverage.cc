@@ -20,7 +20,8 @@ std::optional<RandomProgramSummary> summarize_random_programs(
   summary.discarded = tally.discarded;
   bool any = false;
   for (const SuiteCase* c : chosen) {
-    if (c->level != Level::L5) continue;
+    // The generator's programs only: L5/found's recorded ones measure nothing of it.
+    if (!c->id.starts_with(kRandomProgramIdPrefix)) continue;
     any = true;
     const DispatchCase* d = dispatch_of(*c);
     if (d == nullptr || d->original) continue;  // a variant, or a broken case

@@ -11,8 +11,9 @@
 
 namespace vyre::certify {
 
-/// The summary of the L5 cases among `chosen` (originals only: a metamorphic
-/// variant exercises what its original does); nullopt when none is chosen.
+/// The summary of the random programs (L5/random) among `chosen` (originals
+/// only: a metamorphic variant exercises what its original does); nullopt
+/// when none is chosen.
 std::optional<RandomProgramSummary> summarize_random_programs(
     const std::vector<const SuiteCase*>& chosen, const RandomProgramTally& tally);
 

@@ -2,6 +2,7 @@
 
 #include <future>
 
+#include "certify/suite/found_bug_cases.h"
 #include "certify/suite/generated_graph_cases.h"
 #include "certify/suite/graph_suite_cases.h"
 #include "certify/suite/primitive_cases.h"
@@ -54,6 +55,7 @@ std::vector<SuiteCase> build_catalog(const CatalogOptions& options) {
   }
   append(cases, saturation.get());
   append(cases, std::move(random));
+  if (options.up_to >= Level::L5) append(cases, found_bug_cases());
   return cases;
 }
 

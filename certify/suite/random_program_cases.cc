@@ -59,8 +59,8 @@ uint64_t random_program_seed(uint64_t run_seed, uint32_t index) {
 
 std::string random_program_id(uint32_t index) {
   char text[32];
-  std::snprintf(text, sizeof text, "L5/random/%06u", index);
-  return text;
+  std::snprintf(text, sizeof text, "%06u", index);
+  return std::string(kRandomProgramIdPrefix) + text;
 }
 
 std::vector<MetamorphicVariant> random_program_rewrites(const TestCase& tc, uint64_t program_seed) {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "certify/suite/suite_case.h"
@@ -47,6 +48,9 @@ uint64_t random_program_step_budget(const TestCase& tc);
 /// `index` (0-based) of SplitMix64 seeded with `run_seed` (generators/prng.h),
 /// so each program's seed is independent of how many programs run.
 uint64_t random_program_seed(uint64_t run_seed, uint32_t index);
+
+/// What every random program's id, and its variants', starts with.
+inline constexpr std::string_view kRandomProgramIdPrefix = "L5/random/";
 
 /// "L5/random/000123": the id of random program `index`; its metamorphic
 /// variants are "L5/random/000123/<rewrite>" (generators/metamorphic.h names

@@ -65,6 +65,9 @@ struct DispatchCase {
   /// count, so that a run's programs rotate through them. nullopt, or a
   /// backend with none: no such variant.
   std::optional<uint64_t> encoding_variant;
+  /// Runs once more in each of the backend's encodings besides as-emitted
+  /// (a driver-bug record's case: the bug may show in one encoding only).
+  bool every_encoding = false;
 };
 
 /// What one run of a host-driven case observed on a backend: its status
