@@ -5,6 +5,7 @@
 #include "generators/prng.h"
 #include "generators/program_edit.h"
 #include "spec/ir/builder.h"
+#include "spec/validate/validator.h"
 
 namespace vyre {
 namespace {
@@ -129,6 +130,23 @@ ExprPtr false_condition(const TestCase& c, Prng& rng) {
   return options[rng.below(options.size())];
 }
 
+/// `c` with `guarded` in front of its statement number `site`.
+TestCase with_in_front(const TestCase& c, size_t site, const Node& guarded) {
+  TestCase out = c;
+  out.program.entry = edit::replace_statement(c.program.entry, site, [&](const Node& n) {
+    return Body{guarded, n};
+  });
+  return out;
+}
+
+/// Dead code behind a condition false for these inputs (GraphicsFuzz's
+/// donors and dead jumps): junk that would change the output if it ran, or,
+/// one time in two, a `return` that would end the invocation. A compiler must
+/// keep a dead `return` as it must keep a store, and to a driver that cannot
+/// prove the condition uniform every barrier after it may look divergent,
+/// the shape behind most of the driver bugs the suite found. Where a
+/// `return` would make the program invalid (under divergent control with a
+/// barrier after it, V010) the junk goes in its place.
 std::optional<TestCase> dead_code(const TestCase& c, Prng& rng) {
   std::vector<const BufferDecl*> writable;
   for (const BufferDecl& b : c.program.buffers) {
@@ -141,13 +159,13 @@ std::optional<TestCase> dead_code(const TestCase& c, Prng& rng) {
   // Junk that would change the output (and race) if it ever ran.
   const Body junk = {let(name, add(invocation_id(0), u32(rng.next_u32()))),
                      store(target.name, mod(var(name), u32(4)), cast(target.element, var(name)))};
-  const Node guarded = if_(false_condition(c, rng), junk);
-  TestCase out = c;
-  out.program.entry =
-      edit::replace_statement(c.program.entry, rng.below(statements), [&](const Node& n) {
-        return Body{guarded, n};
-      });
-  return out;
+  const ExprPtr never = false_condition(c, rng);
+  const size_t site = rng.below(statements);
+  if (rng.below(2) == 0) {
+    TestCase jump = with_in_front(c, site, if_(never, {ret()}));
+    if (validate(jump.program).empty()) return jump;
+  }
+  return with_in_front(c, site, if_(never, junk));
 }
 
 std::optional<TestCase> identity(const TestCase& c, Prng& rng) {

@@ -6,6 +6,7 @@
 
 #include <map>
 
+#include "generators/program_edit.h"
 #include "generators/property_check.h"
 #include "generators/wellformed_program.h"
 #include "reference/interpreter.h"
@@ -54,6 +55,49 @@ TEST(Metamorphic, EveryRewriteAppliesAndChangesTheProgram) {
        {"dead_code", "identity", "outline", "inline", "peel", "reorder", "workgroup_shape"}) {
     EXPECT_GT(applied[rewrite], 10) << rewrite;
   }
+}
+
+/// How many statements of `p` are `Kind`, nested ones included.
+template <class Kind>
+size_t count_of(const Program& p) {
+  size_t n = 0;
+  for (size_t i = 0; i < edit::statement_count(p.entry); ++i)
+    n += edit::statement_at(p.entry, i).as<Kind>() != nullptr;
+  return n;
+}
+
+TEST(Metamorphic, DeadCodeIsSometimesAReturnAndSometimesBeforeABarrier) {
+  int returns = 0, before_barrier = 0, stores = 0;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    const TestCase c = generate_wellformed_case(seed);
+    for (const MetamorphicVariant& v : metamorphic_variants(c, seed)) {
+      if (v.rewrite != "dead_code") continue;
+      const Program& p = v.test_case.program;
+      if (count_of<node::Return>(p) > count_of<node::Return>(c.program)) {
+        ++returns;
+        // The dead `return` comes first in its body: a barrier at a later
+        // statement number runs after it.
+        for (size_t i = 0; i < edit::statement_count(p.entry); ++i) {
+          const Node& n = edit::statement_at(p.entry, i);
+          const auto* x = n.as<node::If>();
+          if (x == nullptr || x->then_body.size() != 1 || !x->then_body[0].as<node::Return>() ||
+              !x->otherwise.empty())
+            continue;
+          for (size_t j = i + 2; j < edit::statement_count(p.entry); ++j)
+            if (edit::statement_at(p.entry, j).as<node::Barrier>()) {
+              ++before_barrier;
+              break;
+            }
+          break;
+        }
+      } else {
+        ++stores;
+      }
+    }
+  }
+  EXPECT_GT(returns, 20);
+  EXPECT_GT(before_barrier, 5);
+  EXPECT_GT(stores, 20);
 }
 
 TEST(Metamorphic, SameSeedSameVariants) {
