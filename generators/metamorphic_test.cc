@@ -75,21 +75,20 @@ TEST(Metamorphic, DeadCodeIsSometimesAReturnAndSometimesBeforeABarrier) {
       const Program& p = v.test_case.program;
       if (count_of<node::Return>(p) > count_of<node::Return>(c.program)) {
         ++returns;
-        // The dead `return` comes first in its body: a barrier at a later
-        // statement number runs after it.
-        for (size_t i = 0; i < edit::statement_count(p.entry); ++i) {
-          const Node& n = edit::statement_at(p.entry, i);
-          const auto* x = n.as<node::If>();
-          if (x == nullptr || x->then_body.size() != 1 || !x->then_body[0].as<node::Return>() ||
-              !x->otherwise.empty())
-            continue;
-          for (size_t j = i + 2; j < edit::statement_count(p.entry); ++j)
-            if (edit::statement_at(p.entry, j).as<node::Barrier>()) {
-              ++before_barrier;
-              break;
-            }
-          break;
-        }
+        // The rewrite puts `if ... { return }` in front of one statement, so
+        // the statement kinds, in pre-order, first differ at or after it; a
+        // barrier two or more statements later runs after the dead return.
+        const size_t n = edit::statement_count(p.entry);
+        size_t first = 0;
+        while (first < edit::statement_count(c.program.entry) &&
+               edit::statement_at(p.entry, first).kind.index() ==
+                   edit::statement_at(c.program.entry, first).kind.index())
+          ++first;
+        for (size_t j = first + 2; j < n; ++j)
+          if (edit::statement_at(p.entry, j).as<node::Barrier>()) {
+            ++before_barrier;
+            break;
+          }
       } else {
         ++stores;
       }

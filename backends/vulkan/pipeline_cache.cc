@@ -109,16 +109,13 @@ void PipelineCache::save() {
   // pipeline's binary at each close on NVIDIA, whose data holds them all.
   // A driver that rewrote its data at the same size only misses the
   // rewrite; the entry loaded stays as it was.
-  // A periodic save runs while other threads build pipelines into the same
-  // cache, so the data may grow between the size query and the copy: it is
-  // fetched into room to spare, and again if it outgrew even that
-  // (VK_INCOMPLETE). A driver that does not say how much it wrote (lavapipe
-  // leaves the size as given) is asked again for exactly the size it
-  // reports. Fetched into exactly the queried size, the periodic saves of a
-  // busy H200 run kept little: after a cold run whose driver crashed, the
-  // entry held 12.0 MB against 30.5 MB with room to spare, and only with
-  // the larger one did the next run's L5 pipelines come from it (0.2 s of
-  // compile a lane per 50 programs, against 0.4-0.5 s).
+  // A periodic save runs while other threads build into the same cache, so
+  // the data may grow between the size query and the copy (VK_INCOMPLETE):
+  // it is fetched into room to spare, and again if it outgrew that. A
+  // driver that does not say how much it wrote (lavapipe leaves the size as
+  // given) is asked again at exactly the size it reports. Copied at exactly
+  // the queried size, the periodic saves of a busy H200 run kept little (a
+  // 12.0 MB entry after a cold run that crashed, against 28.2 MB).
   size_t room = 65536;
   for (int attempt = 0; attempt < 8; ++attempt) {
     size_t size = 0;

@@ -32,7 +32,8 @@ struct CaseRunOptions {
   /// with `timeout` instead of stretching the run without limit.
   std::chrono::milliseconds case_budget{0};
   /// The backend's encodings besides as-emitted (Backend::encodings): a case
-  /// with DispatchCase::encoding_variant runs once more in one of them.
+  /// with DispatchCase::encoding_variant runs once more in one of them, one
+  /// with DispatchCase::every_encoding in each.
   std::vector<Encoding> encodings;
   /// Threads the reference may use for one long case (its variants side by
   /// side, and a long run's schedule probes; case_expectations.h): 1 keeps

@@ -12,14 +12,22 @@ std::string found_bug_case_id(std::string_view path) {
   return "L5/found/" + std::string(stem);
 }
 
-std::vector<SuiteCase> found_bug_cases() {
+std::vector<SuiteCase> found_bug_cases(std::span<const DriverBugFile> files) {
   std::vector<SuiteCase> out;
-  for (const DriverBugFile& file : driver_bug_files()) {
+  for (const DriverBugFile& file : files) {
     std::string id = found_bug_case_id(file.path);
     const std::string source = "reports/driver-bugs/" + std::string(file.path);
     Result<TestCase> parsed = parse_case(file.text);
     if (!parsed.ok()) {
       out.push_back(broken_case(id, Level::L5, source + ": " + parsed.error().message));
+      continue;
+    }
+    // The oracle is the record's own expectation: a file that leaves it to
+    // the reference (`expect reference`) would be judged under an oracle
+    // that says otherwise.
+    if (!parsed->expected) {
+      out.push_back(
+          broken_case(id, Level::L5, source + ": no expected bytes (`expect reference`)"));
       continue;
     }
     DispatchCase d;

@@ -29,11 +29,12 @@ std::span<const DriverBugFile> driver_bug_files();
 /// for its other case files.
 std::string found_bug_case_id(std::string_view path);
 
-/// One L5 case per file of driver_bug_files(), in path order: the program,
-/// grid and inputs as recorded, judged against the recorded expectation
-/// (which the reference interpreter must meet), run as emitted and in each
-/// of the backend's other encodings, since some bugs show only in one. A
-/// file that no longer parses is a broken case, never a missing one.
-std::vector<SuiteCase> found_bug_cases();
+/// One L5 case per file of `files` (the records compiled in), in their
+/// order: the program, grid and inputs as recorded, judged against the
+/// recorded expectation (which the reference interpreter must meet), run as
+/// emitted and in each of the backend's other encodings, since some bugs
+/// show only in one. A file that no longer parses, or leaves its bytes to
+/// the reference (`expect reference`), is a broken case, never a missing one.
+std::vector<SuiteCase> found_bug_cases(std::span<const DriverBugFile> files = driver_bug_files());
 
 }  // namespace vyre::certify

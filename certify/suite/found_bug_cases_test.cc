@@ -71,6 +71,29 @@ TEST(FoundBugCases, EachIsTheRecordAsWrittenAndTheReferenceMeetsItsExpectation) 
   }
 }
 
+TEST(FoundBugCases, AFileThatDoesNotParseOrLeavesItsExpectationToTheReferenceIsABrokenCase) {
+  constexpr std::string_view kNoExpect = R"(case "x" {
+  program {
+    workgroup_size(1, 1, 1)
+    buffer out: u32 read_write @0
+    out[0] = 1
+  }
+  dispatch(1, 1, 1)
+  input out: u32 [0]
+  expect reference
+})";
+  const DriverBugFile files[] = {{"broken-1/repro.vyre", "case {"},
+                                 {"broken-2/trigger-1.vyre", kNoExpect}};
+  const std::vector<SuiteCase> cases = found_bug_cases(files);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].id, "L5/found/broken-1");
+  EXPECT_EQ(cases[1].id, "L5/found/broken-2/trigger-1");
+  for (const SuiteCase& c : cases) {
+    EXPECT_EQ(dispatch_of(c), nullptr) << c.id << " was built as a runnable case";
+    EXPECT_EQ(c.oracle, "none: the case could not be built") << c.id;
+  }
+}
+
 TEST(FoundBugCases, AreL5CasesOfTheCatalogue) {
   std::set<std::string> ids;
   for (const SuiteCase& c : found_bug_cases()) ids.insert(c.id);

@@ -106,12 +106,10 @@ class FakeBackend final : public Backend {
     ByteBuffer out = inputs.at("out");
     switch (mode) {
       case FakeMode::HangOnExit:
-        g_hang_on_exit = true;
-        [[fallthrough]];
       case FakeMode::Slow:
-        if (mode == FakeMode::Slow) std::this_thread::sleep_for(kSlowDispatch);
-        [[fallthrough]];
       case FakeMode::Echo:
+        if (mode == FakeMode::HangOnExit) g_hang_on_exit = true;
+        if (mode == FakeMode::Slow) std::this_thread::sleep_for(kSlowDispatch);
         for (uint8_t& byte : out) byte = static_cast<uint8_t>(byte + grid.workgroups[0]);
         break;
       case FakeMode::Segfault:
