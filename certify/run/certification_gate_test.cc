@@ -1,6 +1,7 @@
 // The run's gate behaviour against scripted backends: a case ending in an
 // infrastructure status is retried once on a freshly opened backend (which
-// the rest of the run keeps), wrong bytes are never retried, and cases left
+// the rest of the run keeps after a device loss; a crash's retries run on one
+// of their own beside the lanes), wrong bytes are never retried, and cases left
 // when the run's time budget is spent are Timeout, never skipped. Expected
 // bytes are hand-written: the case adds one to each of four words.
 #include <gtest/gtest.h>
@@ -271,6 +272,84 @@ TEST(GateRetry, ACaseTakenDownByAnotherCasesDeviceLossPassesItsRetryAlone) {
   // runs alone and passes. Run beside the culprit's retry, it lost again.
   EXPECT_EQ(report.cases[0].verdict, Verdict::DeviceLost) << report.cases[0].message;
   EXPECT_EQ(report.cases[1].verdict, Verdict::Pass) << report.cases[1].message;
+  EXPECT_FALSE(report.certified);
+}
+
+/// A backend whose process one program crashes (input word 0 is 7), every
+/// time. Opened as a crashed case's retry backend, its crashing call first
+/// waits for three other cases' calls to end; the other cases' calls wait
+/// until that retry has begun (so they cannot all end before it). Each wait
+/// has a generous deadline: lanes that go on beside the retry get there at
+/// once, however busy the machine; lanes that wait for it never do.
+class CrashingProcessBackend final : public Backend {
+ public:
+  struct Shared {
+    std::mutex mutex;
+    std::condition_variable changed;
+    int other_calls = 0;
+    bool retry_began = false;
+    bool retry_saw_lanes_go_on = false;
+  };
+  CrashingProcessBackend(Shared& shared, bool retry) : shared_(shared), retry_(retry) {}
+  std::string name() const override { return "crashing-process"; }
+  uint32_t concurrent_dispatches() const override { return 2; }
+  Capabilities probe() override { return {}; }
+  CompileOutcome compile(const Program&) override {
+    return {Status::Ok, "", std::make_shared<const CompiledProgram>()};
+  }
+  DispatchOutcome dispatch(const CompiledProgram&, const BufferSet& inputs, const Grid&) override {
+    std::unique_lock lock(shared_.mutex);
+    if (to_words(inputs.at("in")).at(0) != 7) {
+      shared_.changed.wait_for(lock, std::chrono::seconds(30), [&] { return shared_.retry_began; });
+      ++shared_.other_calls;
+      shared_.changed.notify_all();
+      return right();
+    }
+    if (retry_) {
+      shared_.retry_began = true;
+      shared_.changed.notify_all();
+      const int before = shared_.other_calls;
+      shared_.retry_saw_lanes_go_on = shared_.changed.wait_for(
+          lock, std::chrono::seconds(30), [&] { return shared_.other_calls >= before + 3; });
+    }
+    return {Status::Crashed, "backend process crashed (signal 11: SIGSEGV)", {}, {}};
+  }
+
+ private:
+  Shared& shared_;
+  const bool retry_;
+};
+
+TEST(GateRetry, ACrashedCaseIsRetriedInAProcessOfItsOwnWhileTheLanesGoOn) {
+  std::vector<SuiteCase> cases = {plus_one_case("L1/test/culprit")};
+  std::get<DispatchCase>(cases[0].body).test_case.inputs["in"] = to_bytes({7, 2, 3, 0xFFFFFFFF});
+  for (int i = 0; i < 6; ++i) cases.push_back(plus_one_case("L1/test/c" + std::to_string(i)));
+  CrashingProcessBackend::Shared shared;
+  CertifyOptions options;
+  options.level = Level::L1;
+  options.runs = 1;
+  options.progress = false;
+  options.out_dir = testing::TempDir() + "certification_gate_test_crash_retry";
+  int reopened = 0;
+  options.reopen_backend = [&]() -> Result<std::unique_ptr<Backend>> {
+    ++reopened;
+    return std::unique_ptr<Backend>(std::make_unique<CrashingProcessBackend>(shared, true));
+  };
+  CrashingProcessBackend first(shared, false);
+  std::vector<const SuiteCase*> chosen;
+  for (const SuiteCase& c : cases) chosen.push_back(&c);
+  const Report report = run_certification(first, {}, chosen, options);
+  ASSERT_EQ(report.cases.size(), 7u);
+  EXPECT_EQ(report.cases[0].verdict, Verdict::Crashed) << report.cases[0].message;
+  EXPECT_EQ(report.cases[0].retried, "crashed");
+  for (size_t i = 1; i < 7; ++i) {
+    EXPECT_EQ(report.cases[i].verdict, Verdict::Pass) << report.cases[i].message;
+    EXPECT_FALSE(report.cases[i].retried);
+  }
+  EXPECT_TRUE(shared.retry_saw_lanes_go_on);
+  // One backend for the retry; the lanes stay on theirs, whose process
+  // starts afresh by itself.
+  EXPECT_EQ(reopened, 1);
   EXPECT_FALSE(report.certified);
 }
 

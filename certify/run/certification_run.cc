@@ -17,6 +17,7 @@
 #include "certify/run/random_coverage.h"
 #include "certify/run/retry_policy.h"
 #include "certify/run/run_backends.h"
+#include "certify/run/run_order.h"
 #include "spec/support/parallel_for.h"
 
 namespace vyre::certify {
@@ -237,20 +238,29 @@ CaseResult run_one_case(size_t i, const SuiteCase& c, RunContext& run) {
     const RunBackends::SharedUse use(run.backends);
     a = attempt_case(*on, c, expectations, run);
   }
-  // A retry, and the reduction of what it found, run alone (run_backends.h).
+  // A retry, and the reduction of what it found, run where nothing else can
+  // take them down: alone after a device loss or hang, on a backend process
+  // of their own after a crash (run_backends.h).
   std::optional<RunBackends::SoleUse> sole;
+  std::optional<RunBackends::CrashRetryUse> crash_retry;
   if (retried_on_fresh_backend(a.result.verdict) && run.backends.can_reopen()) {
-    // The old backend's device may be gone or hung: the rest of the run
-    // uses a fresh one.
     const CaseResult first = std::move(a.result);
-    sole.emplace(run.backends);
-    Result<Backend*> fresh = run.backends.after_loss(*on);
+    Result<Backend*> fresh = [&]() -> Result<Backend*> {
+      if (first.verdict == Verdict::Crashed) {
+        crash_retry.emplace(run.backends);
+        return run.backends.for_crash_retry();
+      }
+      // The old backend's device may be gone or hung: the rest of the run
+      // uses a fresh one.
+      sole.emplace(run.backends);
+      return run.backends.after_loss(*on);
+    }();
     if (fresh.ok()) {
       on = *fresh;
       run.phases.add_attempt(i, first, expectations);
       a = attempt_case(*on, c, compiled_again_where_failed(expectations), run);
-      // Lost again, alone: this case did it, and the next case must not
-      // start on the device it left.
+      // Failed the same way where nothing else ran beside it: this case did
+      // it, and nothing may start on what it left.
       if (retried_on_fresh_backend(a.result.verdict)) run.backends.lost_again(*on);
       a.result.message = retried_message(first.verdict, first.message, a.result.message);
       // The report names only the retry's repro: the first attempt's file,
@@ -269,8 +279,21 @@ CaseResult run_one_case(size_t i, const SuiteCase& c, RunContext& run) {
   }
   if (reduces_failures(c) && a.result.failure && a.failing) {
     std::optional<RunBackends::SharedUse> shared;
-    if (!sole) shared.emplace(run.backends);
-    run.reductions.reduce(run.backends.current(), c, *a.failing, a.result);
+    Backend* reducing_on = nullptr;
+    if (crash_retry) {
+      Result<Backend*> retry_backend = run.backends.for_crash_retry();
+      if (retry_backend.ok()) {
+        reducing_on = *retry_backend;
+      } else {
+        a.result.message +=
+            " [not reduced: no fresh backend could be opened: " + retry_backend.error().message +
+            "]";
+      }
+    } else {
+      if (!sole) shared.emplace(run.backends);
+      reducing_on = &run.backends.current();
+    }
+    if (reducing_on) run.reductions.reduce(*reducing_on, c, *a.failing, a.result);
   }
   run.phases.add_attempt(i, a.result, expectations);
   run.progress.finish(a.result);
@@ -355,13 +378,16 @@ Report run_certification(Backend& backend, const Capabilities& device,
                          const RandomProgramTally& random_tally) {
   Report report = started_report(backend, device, options);
   const CaseRunOptions case_options = case_run_options(backend, device, options);
+  const std::vector<size_t> order = run_order(chosen);
+  std::vector<const SuiteCase*> in_run_order;
+  for (size_t i : order) in_run_order.push_back(chosen[i]);
   // The reference (and the backend's compiler, when it allows) works ahead on
   // every host core while the backend runs; the OS shares the cores when the
   // backend uses them too (lavapipe).
   const unsigned workers = host_threads();
   const uint32_t lanes = std::clamp<uint32_t>(backend.concurrent_dispatches(), 1, kMaxCaseLanes);
   PreparationPool prepared(
-      chosen, case_options, backend.compiles_concurrently() ? &backend : nullptr, workers,
+      in_run_order, case_options, backend.compiles_concurrently() ? &backend : nullptr, workers,
       std::max<size_t>(kPreparationLookahead, 2 * size_t{workers}) + lanes, options.compiled_ahead);
   Progress progress(chosen.size(), options.progress);
   RunBackends backends(backend, options.reopen_backend);
@@ -370,9 +396,9 @@ Report run_certification(Backend& backend, const Capabilities& device,
   RunContext run{options,    case_options, prepared, backends,
                  reductions, phases,       progress, RunClock::Clock::now()};
   std::vector<std::optional<CaseResult>> results(chosen.size());
-  parallel_for(chosen.size(), lanes, [&](size_t i) {
+  parallel_for(chosen.size(), lanes, [&](size_t k) {
     if (options.interrupted && options.interrupted->load() != 0) return false;
-    results[i] = run_one_case(i, *chosen[i], run);
+    results[order[k]] = run_one_case(k, *in_run_order[k], run);
     return true;
   });
   const uint64_t cases_us = RunClock::micros_since(run.start);

@@ -146,6 +146,28 @@ IsolatedRun run_isolated(const std::vector<SuiteCase>& cases, uint32_t runs,
   return run;
 }
 
+/// Checks the fresh backends a run opened against its retries
+/// (certify/run/run_backends.h): one per retry after a device loss or hang,
+/// and one more after each such retry that failed again, for the cases after
+/// it; one for all crashed cases' retries, and one more after each of those
+/// that failed again, if another crash retry followed it.
+void expect_reopens_fit_the_retries(const Report& report, int reopened) {
+  long others = 0, crashes = 0, crashes_failed_again = 0;
+  for (const CaseResult& c : report.cases) {
+    if (!c.retried) continue;
+    const bool failed_again = c.verdict != Verdict::Pass;
+    if (*c.retried == "crashed") {
+      ++crashes;
+      crashes_failed_again += failed_again;
+    } else {
+      others += 1 + failed_again;
+    }
+  }
+  const long least = others + (crashes > 0);
+  EXPECT_GE(reopened, least);
+  EXPECT_LE(reopened, least + crashes_failed_again);
+}
+
 TEST(IsolatedCertification, ACrashAndAHangFailOneCaseEachAndTheRunFinishes) {
   const IsolatedRun run =
       run_isolated({marked_case("L1/test/before", 1), marked_case("L1/test/crash", kCrashMarker),
@@ -178,16 +200,9 @@ TEST(IsolatedCertification, ACrashAndAHangFailOneCaseEachAndTheRunFinishes) {
     EXPECT_TRUE(std::filesystem::exists(run.out_dir + "/" + failed->failure->repro))
         << failed->failure->repro;
   }
-  // One fresh backend per retried case (the crash and the hang, and under
-  // heavy load, the sanitized suite, a passing case whose call outlasted
-  // kTimeout once and passed on its retry), and one more after each retry
-  // that failed again, for the cases after it (certify/run/run_backends.h).
-  const auto retried = std::count_if(report.cases.begin(), report.cases.end(),
-                                     [](const CaseResult& c) { return c.retried.has_value(); });
-  const auto failed_again = std::count_if(
-      report.cases.begin(), report.cases.end(),
-      [](const CaseResult& c) { return c.retried.has_value() && c.verdict != Verdict::Pass; });
-  EXPECT_EQ(reopened, retried + failed_again);
+  // Under heavy load (the sanitized suite) a passing case whose call
+  // outlasted kTimeout once is retried too, and counted.
+  expect_reopens_fit_the_retries(report, reopened);
   ASSERT_EQ(report.levels.size(), 1u);
   EXPECT_EQ(report.levels[0].failed, 2u);
   EXPECT_FALSE(report.certified);
@@ -264,9 +279,9 @@ TEST(IsolatedCertification, ACrashInsideAHostDrivenCaseFailsThatCaseOnly) {
                                "host-driven runs of `L1/host/crash`"),
             std::string::npos)
       << crash.message;
-  // One backend for the retry; one more for the cases after it, since the
-  // retry crashed too (certify/run/run_backends.h).
-  EXPECT_EQ(reopened, 2);
+  // One backend for the crash's retries; the lanes' backend starts a fresh
+  // child by itself.
+  expect_reopens_fit_the_retries(report, reopened);
 }
 
 /// The L3 dataflow archetypes, built here (after any child was forked).

@@ -6,30 +6,45 @@ Backend& RunBackends::current() {
   std::lock_guard lock(mutex_);
   // Past an error the case starts on the old backend, fails, and its retry
   // tries to open one again, reporting why it cannot.
-  if (stale_) (void)open_fresh();
+  if (stale_) (void)replace_current();
   return *current_;
 }
 
 Result<Backend*> RunBackends::after_loss(Backend& on) {
   std::lock_guard lock(mutex_);
   if (current_ != &on && !stale_) return current_;
-  return open_fresh();
+  return replace_current();
+}
+
+Result<Backend*> RunBackends::replace_current() {
+  stale_ = false;
+  auto fresh = open_fresh();
+  if (fresh) current_ = *fresh;
+  return fresh;
+}
+
+Result<Backend*> RunBackends::for_crash_retry() {
+  std::lock_guard lock(mutex_);
+  if (crash_retry_ && !crash_retry_stale_) return crash_retry_;
+  crash_retry_stale_ = false;
+  auto fresh = open_fresh();
+  if (fresh) crash_retry_ = *fresh;
+  return fresh;
 }
 
 void RunBackends::lost_again(Backend& on) {
   std::lock_guard lock(mutex_);
   if (current_ == &on) stale_ = true;
+  if (crash_retry_ == &on) crash_retry_stale_ = true;
 }
 
 Result<Backend*> RunBackends::open_fresh() {
-  stale_ = false;
   auto opened = reopen_();
   if (!opened) return opened.error();
   const Capabilities caps = (*opened)->probe();
   if (!caps.unavailable.empty()) return Error{caps.unavailable};
   reopened_.push_back(std::move(opened).value());
-  current_ = reopened_.back().get();
-  return current_;
+  return reopened_.back().get();
 }
 
 RunBackends::SharedUse::SharedUse(RunBackends& b) : b_(b) {

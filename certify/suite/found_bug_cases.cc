@@ -9,7 +9,7 @@ std::string found_bug_case_id(std::string_view path) {
   constexpr std::string_view kRepro = "/repro";
   std::string_view stem = path.substr(0, path.size() - kExtension.size());
   if (stem.ends_with(kRepro)) stem.remove_suffix(kRepro.size());
-  return "L5/found/" + std::string(stem);
+  return std::string(kFoundBugIdPrefix) + std::string(stem);
 }
 
 std::vector<SuiteCase> found_bug_cases(std::span<const DriverBugFile> files) {

@@ -15,6 +15,9 @@
 
 namespace vyre::certify {
 
+/// The ids of the cases found_bug_cases makes start with this.
+inline constexpr std::string_view kFoundBugIdPrefix = "L5/found/";
+
 /// One case file of a record: its path under reports/driver-bugs/ and text.
 struct DriverBugFile {
   std::string_view path;
