@@ -221,6 +221,22 @@ TEST(GateRetry, ALossOnTheFreshBackendToo) {
   EXPECT_FALSE(report.certified);
 }
 
+/// One run of each case at L1 into `out_name`; every reopen counted in
+/// `reopened` gives a backend made by `make`.
+CertifyOptions one_run_options(const std::string& out_name, int& reopened,
+                               std::function<std::unique_ptr<Backend>()> make) {
+  CertifyOptions options;
+  options.level = Level::L1;
+  options.runs = 1;
+  options.progress = false;
+  options.out_dir = testing::TempDir() + out_name;
+  options.reopen_backend = [&reopened, make]() -> Result<std::unique_ptr<Backend>> {
+    ++reopened;
+    return make();
+  };
+  return options;
+}
+
 /// A device that one program loses, taking down whatever else is in flight
 /// on it: the culprit (input word 0 is 7) loses it every time; another case
 /// waits a while for the culprit on the same backend, and loses the device
@@ -255,16 +271,10 @@ TEST(GateRetry, ACaseTakenDownByAnotherCasesDeviceLossPassesItsRetryAlone) {
   std::vector<SuiteCase> cases = {plus_one_case("L1/test/culprit"),
                                   plus_one_case("L1/test/bystander")};
   std::get<DispatchCase>(cases[0].body).test_case.inputs["in"] = to_bytes({7, 2, 3, 0xFFFFFFFF});
-  CertifyOptions options;
-  options.level = Level::L1;
-  options.runs = 1;
-  options.progress = false;
-  options.out_dir = testing::TempDir() + "certification_gate_test_bystander";
   int reopened = 0;
-  options.reopen_backend = [&]() -> Result<std::unique_ptr<Backend>> {
-    ++reopened;
-    return std::unique_ptr<Backend>(std::make_unique<SharedLossBackend>());
-  };
+  const CertifyOptions options = one_run_options("certification_gate_test_bystander", reopened, [] {
+    return std::make_unique<SharedLossBackend>();
+  });
   SharedLossBackend first;
   const Report report = run_certification(first, {}, {&cases[0], &cases[1]}, options);
   ASSERT_EQ(report.cases.size(), 2u);
@@ -325,16 +335,10 @@ TEST(GateRetry, ACrashedCaseIsRetriedInAProcessOfItsOwnWhileTheLanesGoOn) {
   std::get<DispatchCase>(cases[0].body).test_case.inputs["in"] = to_bytes({7, 2, 3, 0xFFFFFFFF});
   for (int i = 0; i < 6; ++i) cases.push_back(plus_one_case("L1/test/c" + std::to_string(i)));
   CrashingProcessBackend::Shared shared;
-  CertifyOptions options;
-  options.level = Level::L1;
-  options.runs = 1;
-  options.progress = false;
-  options.out_dir = testing::TempDir() + "certification_gate_test_crash_retry";
   int reopened = 0;
-  options.reopen_backend = [&]() -> Result<std::unique_ptr<Backend>> {
-    ++reopened;
-    return std::unique_ptr<Backend>(std::make_unique<CrashingProcessBackend>(shared, true));
-  };
+  const CertifyOptions options =
+      one_run_options("certification_gate_test_crash_retry", reopened,
+                      [&shared] { return std::make_unique<CrashingProcessBackend>(shared, true); });
   CrashingProcessBackend first(shared, false);
   std::vector<const SuiteCase*> chosen;
   for (const SuiteCase& c : cases) chosen.push_back(&c);
